@@ -1,0 +1,172 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+const int = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return fallback;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return n;
+    });
+const url = (protocols: string[]) =>
+  optionalString.refine(
+    (v) => v === undefined || (URL.canParse(v) && protocols.includes(new URL(v).protocol)),
+    `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+  );
+
+/** Every variable the server reads. process.env is read here and nowhere else. */
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: int(3000, 0, 65535),
+  HOST: z.string().default('127.0.0.1'),
+  PUBLIC_URL: url(['http:', 'https:']),
+  DATA_DIR: z.string().default('./data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v) => (v === 'true' ? true : v && /^\d+$/.test(v) ? Number(v) : (v ?? false))),
+  DATABASE_URL: url(['postgres:', 'postgresql:']),
+  SMTP_URL: url(['smtp:', 'smtps:']),
+  MAIL_FROM: z.string().default('Customer Portal <no-reply@localhost>'),
+  REDIS_URL: url(['redis:', 'rediss:']),
+  SESSION_SECRET: optionalString,
+  SESSION_IDLE_DAYS: int(7, 1, 365),
+  SESSION_ABSOLUTE_DAYS: int(30, 1, 365),
+  RATE_LIMIT_AUTH: int(30),
+  RATE_LIMIT_LINK_PER_ADDRESS: int(3),
+  RATE_LIMIT_LICENSE: int(120),
+  GOOGLE_CLIENT_ID: optionalString,
+  GOOGLE_CLIENT_SECRET: optionalString,
+  OIDC_ISSUER: url(['http:', 'https:']).transform((v) => v ?? 'https://accounts.google.com'),
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_PUBLISHABLE_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  STRIPE_API_URL: url(['http:', 'https:']),
+  STRIPE_PRICE_MONTH: optionalString,
+  STRIPE_PRICE_YEAR: optionalString,
+  BRAND_NAME: z.string().default('Customer Portal'),
+  BRAND_LOGO_URL: optionalString,
+  DOCS_URL: url(['http:', 'https:']).transform((v) => v ?? 'https://docs.example.com'),
+  PRODUCT_NAME: z.string().default('PCE'),
+  SUPPORT_EMAIL: z.string().default('support@example.com'),
+  SUPPORT_PHONE: z.string().default('+1 555 0100'),
+  STATUS_PAGE_URL: url(['http:', 'https:']).transform((v) => v ?? 'https://status.example.com'),
+  KNOWLEDGE_BASE_URL: url(['http:', 'https:']).transform((v) => v ?? 'https://docs.example.com/kb'),
+  PLAN_NAME: z.string().default('Node license'),
+  PRICE_MONTH: int(2500, 1),
+  PRICE_YEAR: int(25000, 1),
+  CURRENCY: z
+    .string()
+    .regex(/^[a-zA-Z]{3}$/, 'must be a three-letter currency code such as usd')
+    .default('usd')
+    .transform((v) => v.toLowerCase()),
+  PREMIUM_SUPPORT_MIN_NODES: int(10, 1),
+  DOWNLOAD_URL_TTL_SECONDS: int(3600, 60, 7 * 24 * 3600),
+  LICENSE_SIGNING_KEY: optionalString,
+  REQUEST_TIMEOUT_MS: int(30_000, 1000),
+  MAX_CONCURRENT_REQUESTS: int(512, 1),
+  WORKERS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+});
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env) {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (Boolean(e.GOOGLE_CLIENT_ID) !== Boolean(e.GOOGLE_CLIENT_SECRET)) {
+    throw new ConfigError('Invalid configuration:\n  GOOGLE_CLIENT_SECRET: set both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET, or neither');
+  }
+  if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) {
+    throw new ConfigError('Invalid configuration:\n  STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set');
+  }
+  const dataDir = path.resolve(e.DATA_DIR);
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl,
+    secureCookies: publicUrl.startsWith('https://'),
+    dataDir,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    databaseUrl: e.DATABASE_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    redisUrl: e.REDIS_URL,
+    sessionSecret: e.SESSION_SECRET,
+    session: { idleDays: e.SESSION_IDLE_DAYS, absoluteDays: e.SESSION_ABSOLUTE_DAYS },
+    rateLimits: {
+      authPerMinute: e.RATE_LIMIT_AUTH,
+      linkPerAddressPerMinute: e.RATE_LIMIT_LINK_PER_ADDRESS,
+      licensePerMinute: e.RATE_LIMIT_LICENSE,
+    },
+    google:
+      e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
+        ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET, issuer: e.OIDC_ISSUER }
+        : undefined,
+    stripe: e.STRIPE_SECRET_KEY
+      ? {
+          secretKey: e.STRIPE_SECRET_KEY,
+          publishableKey: e.STRIPE_PUBLISHABLE_KEY ?? '',
+          webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? '',
+          apiUrl: e.STRIPE_API_URL,
+          priceMonth: e.STRIPE_PRICE_MONTH,
+          priceYear: e.STRIPE_PRICE_YEAR,
+        }
+      : undefined,
+    brand: {
+      name: e.BRAND_NAME,
+      logoUrl: e.BRAND_LOGO_URL,
+      docsUrl: e.DOCS_URL,
+      productName: e.PRODUCT_NAME,
+    },
+    support: {
+      email: e.SUPPORT_EMAIL,
+      phone: e.SUPPORT_PHONE,
+      statusPageUrl: e.STATUS_PAGE_URL,
+      knowledgeBaseUrl: e.KNOWLEDGE_BASE_URL,
+      premiumMinNodes: e.PREMIUM_SUPPORT_MIN_NODES,
+    },
+    pricing: {
+      plan: e.PLAN_NAME,
+      currency: e.CURRENCY,
+      monthUnitAmount: e.PRICE_MONTH,
+      yearUnitAmount: e.PRICE_YEAR,
+    },
+    downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS,
+    licenseSigningKey: e.LICENSE_SIGNING_KEY,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    maxConcurrentRequests: e.MAX_CONCURRENT_REQUESTS,
+    workers: e.WORKERS,
+  };
+}
+
+export type Config = ReturnType<typeof loadConfig>;
+
+/** A secret kept in $DATA_DIR when not configured, so restarts keep sessions and signatures valid. */
+export function persistentSecret(dataDir: string, name: string, make: () => string = () => randomBytes(32).toString('base64url')): string {
+  const file = path.join(dataDir, name);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const value = make();
+  writeFileSync(file, value + '\n', { mode: 0o600, flag: 'wx' });
+  return value;
+}

@@ -1,0 +1,78 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema/index';
+
+export type Schema = typeof schema;
+/** The one database type services see, whichever engine is behind it. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** A transaction or the database itself: repositories accept either. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0] | Db;
+
+export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+
+export type Database = {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  close: () => Promise<void>;
+  ping: () => Promise<void>;
+};
+
+export type OpenOptions = { databaseUrl?: string; dataDir?: string; pglite?: PGlite; poolSize?: number };
+
+/** Opens PostgreSQL when a URL is given, else PGlite in `$DATA_DIR/db`, and applies migrations. */
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.poolSize ?? 10,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+    });
+    // A lost connection must not crash the process: queries fail with 503 until it is back.
+    pool.on('error', () => {});
+    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    const client = await pool.connect();
+    try {
+      // Several instances may start at once: one migrates, the others wait.
+      await client.query('select pg_advisory_lock(72541)');
+      await migratePg(drizzlePg(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });
+    } finally {
+      await client.query('select pg_advisory_unlock(72541)').catch(() => {});
+      client.release();
+    }
+    return {
+      db,
+      kind: 'postgres',
+      close: () => pool.end(),
+      ping: async () => {
+        await db.execute(sql`select 1`);
+      },
+    };
+  }
+  let client = opts.pglite;
+  if (!client) {
+    const dir = path.join(opts.dataDir ?? './data', 'db');
+    mkdirSync(dir, { recursive: true });
+    client = new PGlite(dir);
+  }
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });
+  const pglite = client;
+  return {
+    db,
+    kind: 'pglite',
+    close: () => pglite.close(),
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+  };
+}

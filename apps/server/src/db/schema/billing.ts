@@ -1,0 +1,118 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgSequence,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { users } from './users';
+
+/** Our user -> the payment provider's customer. */
+export const customers = pgTable('customers', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  provider: text('provider').notNull(),
+  providerCustomerId: text('provider_customer_id').notNull().unique(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Cards of the local billing engine: only brand, last 4 and expiry are ever stored. */
+export const paymentMethods = pgTable(
+  'payment_methods',
+  {
+    id: text('id').primaryKey(),
+    customerId: text('customer_id').notNull(),
+    brand: text('brand').notNull(),
+    last4: text('last4').notNull(),
+    expMonth: integer('exp_month').notNull(),
+    expYear: integer('exp_year').notNull(),
+    /** Test-card behaviour of the local engine: succeeds | declined | insufficient_funds. */
+    behaviour: text('behaviour').notNull().default('succeeds'),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    detachedAt: timestamp('detached_at', { withTimezone: true }),
+  },
+  (t) => [index('payment_methods_customer_idx').on(t.customerId)],
+);
+
+/** Setup intents of the local billing engine (client secret stored hashed). */
+export const setupIntents = pgTable('setup_intents', {
+  id: text('id').primaryKey(),
+  customerId: text('customer_id').notNull(),
+  clientSecretHash: text('client_secret_hash').notNull().unique(),
+  status: text('status').notNull().default('requires_payment_method'),
+  paymentMethodId: text('payment_method_id'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The provider's id (`stripeId` in paths), e.g. sub_… */
+    providerId: text('provider_id').notNull().unique(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    provider: text('provider').notNull(),
+    status: text('status').notNull(),
+    plan: text('plan').notNull(),
+    quantity: integer('quantity').notNull(),
+    interval: text('interval').notNull(),
+    unitAmount: integer('unit_amount').notNull(),
+    currency: text('currency').notNull(),
+    paymentMethodId: text('payment_method_id'),
+    currentPeriodStart: timestamp('current_period_start', { withTimezone: true }).notNull(),
+    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    canceledAt: timestamp('canceled_at', { withTimezone: true }),
+    /** Idempotency of checkout: one subscription per operation key. */
+    checkoutKey: text('checkout_key').unique(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('subscriptions_user_idx').on(t.userId),
+    index('subscriptions_renewal_idx').on(t.currentPeriodEnd).where(sql`status = 'active'`),
+  ],
+);
+
+export const invoiceNumberSeq = pgSequence('invoice_number_seq', { startWith: 1001 });
+
+export type InvoiceLine = { description: string; quantity: number; unitAmount: number; amount: number; periodStart: string; periodEnd: string };
+
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    number: text('number').notNull().unique(),
+    subscriptionId: uuid('subscription_id').references(() => subscriptions.id, { onDelete: 'set null' }),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    status: text('status').notNull(),
+    currency: text('currency').notNull(),
+    amountDue: integer('amount_due').notNull(),
+    amountPaid: integer('amount_paid').notNull(),
+    periodStart: timestamp('period_start', { withTimezone: true }).notNull(),
+    periodEnd: timestamp('period_end', { withTimezone: true }).notNull(),
+    lines: jsonb('lines').$type<InvoiceLine[]>().notNull(),
+    /** Billing name and e-mail at the time; anonymised when the account is deleted. */
+    customerName: text('customer_name'),
+    customerEmail: text('customer_email'),
+    reason: text('reason').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('invoices_subscription_idx').on(t.subscriptionId, t.createdAt)],
+);
+
+/** Stripe webhook events, processed once per event id. */
+export const webhookEvents = pgTable('webhook_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  processedAt: timestamp('processed_at', { withTimezone: true }),
+});

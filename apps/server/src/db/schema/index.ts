@@ -1,0 +1,6 @@
+export * from './users';
+export * from './audit';
+export * from './outbox';
+export * from './billing';
+export * from './licenses';
+export * from './files';

@@ -1,0 +1,44 @@
+import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from './users';
+import { subscriptions } from './billing';
+
+export const licenses = pgTable(
+  'licenses',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    key: text('key').notNull(),
+    /** Null once the owner's account is deleted (the license is revoked first). */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    subscriptionId: uuid('subscription_id').references(() => subscriptions.id, { onDelete: 'set null' }),
+    /** active | suspended; 'expired' is computed from expires_at, never stored. */
+    status: text('status').notNull().default('active'),
+    maxNodes: integer('max_nodes').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('licenses_key_idx').on(t.key),
+    index('licenses_user_created_idx').on(t.userId, t.createdAt, t.id),
+    index('licenses_subscription_idx').on(t.subscriptionId),
+  ],
+);
+
+export const nodes = pgTable(
+  'nodes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    licenseId: uuid('license_id')
+      .notNull()
+      .references(() => licenses.id, { onDelete: 'cascade' }),
+    fingerprint: text('fingerprint').notNull(),
+    hostname: text('hostname'),
+    activatedAt: timestamp('activated_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('nodes_license_fingerprint_idx').on(t.licenseId, t.fingerprint),
+    index('nodes_license_activated_idx').on(t.licenseId, t.activatedAt, t.id),
+  ],
+);

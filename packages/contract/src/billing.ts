@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { QUANTITY_MAX, QUANTITY_MIN } from './constants';
+import { itemsOf } from './common';
+
+export const INTERVALS = ['month', 'year'] as const;
+export type Interval = (typeof INTERVALS)[number];
+export const IntervalSchema = z.enum(INTERVALS, { error: 'The billing interval must be "month" or "year"' });
+
+export const QuantitySchema = z
+  .number({ error: 'The quantity must be a whole number' })
+  .int('The quantity must be a whole number')
+  .min(QUANTITY_MIN, `The quantity must be at least ${QUANTITY_MIN}`)
+  .max(QUANTITY_MAX, `The quantity can be at most ${QUANTITY_MAX}`);
+
+export const PaymentMethodSchema = z.object({
+  id: z.string(),
+  brand: z.string(),
+  last4: z.string(),
+  expMonth: z.number().int(),
+  expYear: z.number().int(),
+  isDefault: z.boolean(),
+});
+export type PaymentMethod = z.infer<typeof PaymentMethodSchema>;
+export const PaymentMethodListSchema = itemsOf(PaymentMethodSchema);
+export const MethodParamsSchema = z.strictObject({ id: z.string().min(1).max(255) });
+
+export const SetupIntentResponseSchema = z.object({
+  provider: z.enum(['stripe', 'local']),
+  clientSecret: z.string(),
+  publishableKey: z.string().optional(),
+});
+export type SetupIntentResponse = z.infer<typeof SetupIntentResponseSchema>;
+
+export const LocalConfirmSetupBodySchema = z.strictObject({
+  clientSecret: z.string().min(1).max(255),
+  number: z.string().max(32),
+  expMonth: z.number().int().min(1, 'The expiry month must be 1 to 12').max(12, 'The expiry month must be 1 to 12'),
+  expYear: z.number().int().min(2000).max(2100),
+  cvc: z.string().regex(/^\d{3,4}$/, 'The security code has 3 or 4 digits'),
+});
+
+export const SUBSCRIPTION_STATUSES = ['incomplete', 'active', 'past_due', 'canceled'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+export const SubscriptionSchema = z.object({
+  stripeId: z.string(),
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  quantity: z.number().int(),
+  interval: z.enum(INTERVALS),
+  currentPeriodStart: z.string(),
+  currentPeriodEnd: z.string(),
+  cancelAtPeriodEnd: z.boolean(),
+  plan: z.string(),
+  unitAmount: z.number().int(),
+  currency: z.string(),
+  licenseKey: z.string().nullable(),
+});
+export type Subscription = z.infer<typeof SubscriptionSchema>;
+export const SubscriptionListSchema = itemsOf(SubscriptionSchema);
+export const SubscriptionResponseSchema = z.object({ subscription: SubscriptionSchema });
+export const SubscriptionParamsSchema = z.strictObject({ stripeId: z.string().min(1).max(255) });
+
+export const CheckoutBodySchema = z.strictObject({
+  interval: IntervalSchema,
+  quantity: QuantitySchema,
+  paymentMethodId: z.string().min(1).max(255).optional(),
+});
+export type CheckoutBody = z.input<typeof CheckoutBodySchema>;
+export const CheckoutResponseSchema = z.object({
+  subscription: SubscriptionSchema,
+  clientSecret: z.string().optional(),
+});
+
+export const UpdateIntervalBodySchema = z.strictObject({ interval: IntervalSchema });
+export const UpdateQuantityBodySchema = z.strictObject({ quantity: QuantitySchema });
+
+export const InvoiceSchema = z.object({
+  id: z.string(),
+  number: z.string(),
+  status: z.string(),
+  amountDue: z.number().int(),
+  amountPaid: z.number().int(),
+  currency: z.string(),
+  created: z.string(),
+  periodStart: z.string(),
+  periodEnd: z.string(),
+  url: z.string().nullable(),
+});
+export type Invoice = z.infer<typeof InvoiceSchema>;
+export const InvoiceListSchema = itemsOf(InvoiceSchema);
+
+export const PriceSchema = z.object({
+  plan: z.string(),
+  currency: z.string(),
+  monthUnitAmount: z.number().int(),
+  yearUnitAmount: z.number().int(),
+});
+export type Price = z.infer<typeof PriceSchema>;

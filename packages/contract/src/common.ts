@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants';
+
+const pageNumber = (label: string, max: number, fallback: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, `${label} must be a whole number`)
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1, `${label} must be at least 1`)
+        .max(max, `${label} must be at most ${max}`),
+    )
+    .optional()
+    .transform((v) => v ?? fallback);
+
+/** `?page&size` of every list: page from 1, size 1..100 (default 20). */
+export const PageQuerySchema = z.strictObject({
+  page: pageNumber('page', 1_000_000, 1),
+  size: pageNumber('size', PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT),
+});
+export type PageQuery = z.output<typeof PageQuerySchema>;
+
+export const pageOf = <T extends z.ZodType>(item: T) =>
+  z.object({
+    items: z.array(item),
+    page: z.number().int(),
+    size: z.number().int(),
+    total: z.number().int(),
+  });
+
+export const itemsOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item) });
+
+export type Page<T> = { items: T[]; page: number; size: number; total: number };
+
+/** ISO-8601 timestamp as sent over the wire. */
+export const TimestampSchema = z.string();
+
+/**
+ * A same-origin path to return to after sign-in. Rejects absolute and protocol-relative URLs,
+ * backslash tricks and control characters, so it can never send a user off-site.
+ */
+export const SafePathSchema = z
+  .string()
+  .max(2048, 'The return path is too long')
+  .refine(
+    (v) => /^\/(?![/\\])[^\s\\]*$/.test(v) && !/[\u0000-\u001f\u007f]/.test(v),
+    'The return path must be a path on this site, such as /app/licenses',
+  );
+
+export const EmailSchema = z
+  .string({ error: 'Enter your e-mail address' })
+  .trim()
+  .min(1, 'Enter your e-mail address')
+  .max(254, 'That e-mail address is too long')
+  .pipe(z.email('Enter a valid e-mail address, such as name@example.com'))
+  .transform((v) => v.toLowerCase());

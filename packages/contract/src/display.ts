@@ -1,0 +1,31 @@
+import { FREE_MAIL_DOMAINS, NO_NAME } from './constants';
+
+/** 'fname lname', or 'No name' when both are empty. */
+export function displayName(u: { fname?: string | null; lname?: string | null }): string {
+  const name = [u.fname?.trim(), u.lname?.trim()].filter(Boolean).join(' ');
+  return name || NO_NAME;
+}
+
+/** Up to two initials of the display name; '?' when there is no name. */
+export function initials(u: { fname?: string | null; lname?: string | null }): string {
+  const parts = [u.fname, u.lname].map((p) => p?.trim() ?? '').filter(Boolean);
+  if (parts.length === 0) return '?';
+  return parts
+    .map((p) => p[0]!.toUpperCase())
+    .join('')
+    .slice(0, 2);
+}
+
+export function emailDomain(email: string): string {
+  return email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+}
+
+/**
+ * The domain to group a user under as 'company', or null for the free-mail providers
+ * (see docs/decisions on the reading of this rule).
+ */
+export function companyGroupFor(email: string): string | null {
+  const domain = emailDomain(email);
+  if (!domain || !email.includes('@')) return null;
+  return (FREE_MAIL_DOMAINS as readonly string[]).includes(domain) ? null : domain;
+}
