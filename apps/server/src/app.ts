@@ -1,0 +1,174 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { Redis } from 'ioredis';
+import type { AppContext } from './app-context';
+import type { Config } from './config';
+import { openDatabase, type Database } from './db/client';
+import { systemClock, type Clock } from './lib/clock';
+import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './lib/rate-limiter';
+import { authRoutes } from './modules/auth/auth.routes';
+import { usersRoutes } from './modules/users/users.routes';
+import { registerErrorHandling } from './plugins/errors';
+import { createRateLimit } from './plugins/rate-limit';
+import { registerSecurity } from './plugins/security';
+import { registerSession, sessionCookie } from './plugins/session';
+import { fileMailer, smtpMailer, type Mailer } from './providers/mail/mailer';
+import { createServices } from './services';
+
+export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+export type AppOverrides = {
+  database?: Database;
+  mailer?: Mailer;
+  clock?: Clock;
+  limiter?: RateLimiter;
+  logger?: FastifyServerOptions['logger'];
+  /** Serve the built web app (default: when apps/web/dist exists). */
+  serveWeb?: boolean;
+};
+
+/** Builds the whole application in a fixed plugin order. The server and every API test call this. */
+export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: overrides.logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+    },
+    // A hop count is accepted at run time, though the type omits it.
+    trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
+    bodyLimit: 1024 * 1024,
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.requestTimeoutMs * 2,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    // Link secrets and keys travel in paths: never log full URLs with query strings of secrets.
+    disableRequestLogging: false,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  // JSON only: a form-encoded or text body is refused with 415 (no CORS-simple mutation gets in).
+  app.removeContentTypeParser(['text/plain']);
+
+  const clock = overrides.clock ?? systemClock;
+  const database = overrides.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const mailer =
+    overrides.mailer ??
+    (config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : fileMailer(path.join(config.dataDir, 'outbox'), config.mailFrom, app.log));
+  const limiter =
+    overrides.limiter ??
+    (config.redisUrl ? redisRateLimiter(new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true })) : memoryRateLimiter());
+  const services = createServices({ config, db: database.db, clock, log: app.log, mailer });
+
+  registerErrorHandling(app);
+  registerSecurity(app, { publicUrl: config.publicUrl, hsts: config.secureCookies });
+  registerLoadShedding(app, config.maxConcurrentRequests);
+  await app.register(fastifyCookie);
+  const cookie = sessionCookie({ secure: config.secureCookies, maxAgeSeconds: config.session.absoluteDays * 86_400 });
+  const guard = registerSession(app, { sessions: services.sessions, cookie });
+
+  const ctx: AppContext = {
+    config,
+    database,
+    clock,
+    log: app.log,
+    mailer,
+    limiter,
+    rateLimit: createRateLimit(limiter),
+    guard,
+    cookie,
+    services,
+  };
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: `${config.brand.name} API`, version: '1.0.0', description: 'The customer portal API. Errors answer { message, code, issues? }.' },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(
+    async (api) => {
+      await api.register(authRoutes, { ctx });
+      await api.register(usersRoutes, { ctx });
+    },
+    { prefix: '/api' },
+  );
+
+  if (overrides.serveWeb ?? existsSync(path.join(WEB_DIST, 'index.html'))) await serveWeb(app);
+
+  if (config.workers) {
+    services.outbox.start();
+  }
+  app.addHook('onReady', async () => {
+    void services.outbox.kick();
+  });
+  app.addHook('onClose', async () => {
+    await services.outbox.stop();
+    await limiter.close();
+    await mailer.close();
+    if (!overrides.database) await database.close();
+  });
+  app.decorate('ctx', ctx);
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}
+
+/** Under overload, answer 503 at once rather than queueing without bound. */
+function registerLoadShedding(app: FastifyInstance, max: number) {
+  let inFlight = 0;
+  app.addHook('onRequest', async (req, reply) => {
+    if (inFlight >= max) {
+      reply.header('retry-after', '1');
+      return reply.status(503).send({ message: 'The service is busy. Please try again in a moment.', code: 'SERVICE_UNAVAILABLE' });
+    }
+    inFlight++;
+    let done = false;
+    const release = () => {
+      if (!done) {
+        done = true;
+        inFlight--;
+      }
+    };
+    reply.raw.once('finish', release);
+    reply.raw.once('close', release);
+  });
+}
+
+/** The built single-page app: hashed assets cached for a year, every other non-API path gets index.html. */
+async function serveWeb(app: FastifyInstance) {
+  const indexHtml = readFileSync(path.join(WEB_DIST, 'index.html'));
+  await app.register(fastifyStatic, {
+    root: WEB_DIST,
+    wildcard: false,
+    index: false,
+    setHeaders(res, filePath) {
+      res.setHeader(
+        'cache-control',
+        filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
+      );
+    },
+  });
+  app.setNotFoundHandler((req, reply) => {
+    const pathname = req.url.split('?')[0] ?? '/';
+    if (pathname.startsWith('/api/') || pathname === '/api' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      return reply.status(404).send({ message: `No such endpoint: ${req.method} ${pathname}`, code: 'NOT_FOUND' });
+    }
+    if (/\.[a-z0-9]{1,8}$/i.test(pathname) && pathname.startsWith('/assets/')) {
+      return reply.status(404).send({ message: 'Not found', code: 'NOT_FOUND' });
+    }
+    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+  });
+}

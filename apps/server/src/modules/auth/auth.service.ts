@@ -1,0 +1,89 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { DEFAULT_LANDING, LOGIN_LINK_TTL_MINUTES } from '@portal/contract';
+import type { Db } from '../../db/client';
+import { loginLinks, users } from '../../db/schema/index';
+import type { Clock } from '../../lib/clock';
+import { randomSecret, sha256 } from '../../lib/crypto';
+import { AppError } from '../../lib/errors';
+import type { AuditService } from '../audit/audit.service';
+import type { OutboxService } from '../outbox/outbox.service';
+import type { SessionService, UserRow } from './sessions';
+import { signInEmail } from './sign-in-email';
+
+export type AuthDeps = {
+  db: Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  publicUrl: string;
+  brandName: string;
+  sessions: SessionService;
+  outbox: OutboxService;
+  audit: AuditService;
+};
+
+/** Sign-up and sign-in by e-mailed link are one flow: the first redeemed link creates the user. */
+export function createAuthService(deps: AuthDeps) {
+  const { db, clock } = deps;
+
+  async function requestLink(email: string, to: string | undefined) {
+    const secret = randomSecret();
+    const now = clock.now();
+    const url = new URL('/login', deps.publicUrl);
+    url.searchParams.set('link', secret);
+    if (to) url.searchParams.set('to', to);
+    const mail = signInEmail({ brand: deps.brandName, url: url.toString(), minutes: LOGIN_LINK_TTL_MINUTES });
+    await db.transaction(async (tx) => {
+      // A newer link voids the older ones of the same address.
+      await tx
+        .update(loginLinks)
+        .set({ voidedAt: now })
+        .where(and(eq(loginLinks.email, email), isNull(loginLinks.usedAt), isNull(loginLinks.voidedAt)));
+      await tx.insert(loginLinks).values({
+        tokenHash: sha256(secret),
+        email,
+        redirectTo: to ?? null,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + LOGIN_LINK_TTL_MINUTES * 60_000),
+      });
+      await deps.outbox.enqueue(tx, 'email', { to: email, ...mail, logHint: `Sign-in link for ${email}: ${url.toString()}` });
+    });
+    void deps.outbox.kick();
+  }
+
+  /** Redeems a link exactly once, even under parallel redemptions, and starts a session. */
+  async function redeemLink(secret: string): Promise<{ user: UserRow; to: string; sessionSecret: string }> {
+    const tokenHash = sha256(secret);
+    const now = clock.now();
+    return db.transaction(async (tx) => {
+      const [link] = await tx
+        .update(loginLinks)
+        .set({ usedAt: now })
+        .where(
+          and(
+            eq(loginLinks.tokenHash, tokenHash),
+            isNull(loginLinks.usedAt),
+            isNull(loginLinks.voidedAt),
+            sql`${loginLinks.expiresAt} > ${now.toISOString()}`,
+          ),
+        )
+        .returning();
+      if (!link) {
+        const [known] = await tx.select().from(loginLinks).where(eq(loginLinks.tokenHash, tokenHash)).limit(1);
+        if (!known) throw new AppError('NOT_FOUND', 'This sign-in link is not valid. Request a new one.');
+        if (known.usedAt) throw new AppError('LINK_USED', 'This sign-in link was already used. Request a new one.');
+        if (known.voidedAt) throw new AppError('LINK_USED', 'A newer sign-in link was sent to this address. Use the latest e-mail, or request a new one.');
+        throw new AppError('LINK_EXPIRED', 'This sign-in link has expired. Request a new one.');
+      }
+      await tx.insert(users).values({ email: link.email, createdAt: now }).onConflictDoNothing();
+      const [user] = await tx.select().from(users).where(sql`lower(${users.email}) = ${link.email}`).limit(1);
+      if (!user) throw new AppError('INTERNAL', 'The account could not be loaded');
+      const sessionSecret = await deps.sessions.create(tx, user.id, 'link');
+      await deps.audit.record(tx, { userId: user.id, actor: user.email, action: 'signed_in', summary: 'Signed in with an e-mailed link' });
+      return { user, to: link.redirectTo ?? DEFAULT_LANDING, sessionSecret };
+    });
+  }
+
+  return { requestLink, redeemLink };
+}
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,52 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Shown in the log by the outbox mailer, e.g. the sign-in link, so a local start needs no mail server. */
+  logHint?: string;
+};
+
+export interface Mailer {
+  readonly kind: 'smtp' | 'outbox';
+  send(msg: MailMessage): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Production: any SMTP server, from SMTP_URL (smtp:// or smtps://user:pass@host:port). */
+export function smtpMailer(url: string, from: string): Mailer {
+  const transport = nodemailer.createTransport(url);
+  return {
+    kind: 'smtp',
+    async send(msg) {
+      await transport.sendMail({ from, to: msg.to, subject: msg.subject, text: msg.text, html: msg.html });
+    },
+    async close() {
+      transport.close();
+    },
+  };
+}
+
+/** Embedded default: every message becomes an RFC 822 .eml file in `$DATA_DIR/outbox/`. */
+export function fileMailer(dir: string, from: string, log: FastifyBaseLogger): Mailer {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  mkdirSync(dir, { recursive: true });
+  return {
+    kind: 'outbox',
+    async send(msg) {
+      const info = await transport.sendMail({ from, to: msg.to, subject: msg.subject, text: msg.text, html: msg.html });
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      const safeTo = msg.to.replace(/[^a-zA-Z0-9@._-]/g, '_');
+      const file = path.join(dir, `${stamp}-${safeTo}.eml`);
+      writeFileSync(file, info.message as Buffer);
+      log.info({ to: msg.to, file }, `E-mail "${msg.subject}" written to ${file}`);
+      if (msg.logHint) log.info(msg.logHint);
+    },
+    async close() {},
+  };
+}

@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { openDatabase, type Database } from '../src/db/client';
+import { manualClock } from '../src/lib/clock';
+import type { MailMessage, Mailer } from '../src/providers/mail/mailer';
+
+/**
+ * A fresh, migrated database for one test file: a clone of the PGlite template, or a new database
+ * on the PostgreSQL server of TEST_DATABASE_URL (dropped again on close).
+ */
+export async function createTestDatabase(): Promise<Database> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) {
+    const blob = new Blob([readFileSync(inject('pgliteTemplate'))]);
+    return openDatabase({ pglite: new PGlite({ loadDataDir: blob }) });
+  }
+  const name = `portal_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: target.toString(), poolSize: 20 });
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export function memoryMailer(): Mailer & { messages: MailMessage[] } {
+  const messages: MailMessage[] = [];
+  return {
+    kind: 'outbox',
+    messages,
+    async send(msg) {
+      messages.push(msg);
+    },
+    async close() {},
+  };
+}
+
+export const ORIGIN = 'http://localhost:3000';
+
+export type TestApp = Awaited<ReturnType<typeof buildTestApp>>;
+
+/** The real application on a fresh database, a captured mailbox and a clock tests can move. */
+export async function buildTestApp(env: Record<string, string> = {}) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-data-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    PUBLIC_URL: ORIGIN,
+    WORKERS: 'false',
+    RATE_LIMIT_AUTH: '0',
+    RATE_LIMIT_LICENSE: '0',
+    RATE_LIMIT_LINK_PER_ADDRESS: '0',
+    ...env,
+  });
+  const database = await createTestDatabase();
+  const mailer = memoryMailer();
+  const clock = manualClock(new Date());
+  const app: FastifyInstance = await buildApp(config, { database, mailer, clock, serveWeb: false, logger: false });
+  await app.ready();
+
+  /** Requests a link for `email` and returns the secret from the delivered e-mail. */
+  async function requestLink(email: string, to?: string): Promise<string> {
+    const res = await app.inject({ method: 'POST', url: '/api/auth/link', payload: { email, ...(to ? { to } : {}) } });
+    if (res.statusCode !== 202) throw new Error(`link request failed: ${res.statusCode} ${res.body}`);
+    await app.ctx.services.outbox.kick();
+    const mail = [...mailer.messages].reverse().find((m) => m.to === email.toLowerCase());
+    const match = mail?.text.match(/[?&]link=([A-Za-z0-9_-]{43})/);
+    if (!match) throw new Error(`no sign-in e-mail for ${email}`);
+    return match[1]!;
+  }
+
+  /** Signs in (creating the user) and answers the session cookie header value. */
+  async function signIn(email: string, opts: { onboard?: boolean } = { onboard: true }): Promise<string> {
+    const secret = await requestLink(email);
+    const res = await app.inject({ method: 'GET', url: `/api/auth/link/${secret}` });
+    if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.statusCode} ${res.body}`);
+    const setCookie = res.cookies.find((c) => c.name === 'portal_session');
+    if (!setCookie) throw new Error('no session cookie');
+    const cookie = `portal_session=${setCookie.value}`;
+    if (opts.onboard !== false) {
+      const ob = await app.inject({
+        method: 'POST',
+        url: '/api/users/onboarding',
+        headers: { cookie },
+        payload: { fname: 'Test', lname: 'User' },
+      });
+      if (ob.statusCode !== 200) throw new Error(`onboarding failed: ${ob.body}`);
+    }
+    return cookie;
+  }
+
+  return {
+    app,
+    config,
+    database,
+    db: database.db,
+    mailer,
+    clock,
+    requestLink,
+    signIn,
+    async close() {
+      await app.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
