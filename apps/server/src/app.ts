@@ -15,6 +15,10 @@ import { systemClock, type Clock } from './lib/clock';
 import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './lib/rate-limiter';
 import { authRoutes } from './modules/auth/auth.routes';
 import { usersRoutes } from './modules/users/users.routes';
+import { googleRoutes } from './modules/auth/google.routes';
+import { licensesRoutes } from './modules/licenses/licenses.routes';
+import { billingRoutes } from './modules/billing/billing.routes';
+import { productsRoutes } from './modules/products/products.routes';
 import { registerErrorHandling } from './plugins/errors';
 import { createRateLimit } from './plugins/rate-limit';
 import { registerSecurity } from './plugins/security';
@@ -97,21 +101,23 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   await app.register(
     async (api) => {
       await api.register(authRoutes, { ctx });
+      await api.register(googleRoutes, { ctx });
       await api.register(usersRoutes, { ctx });
+      await api.register(licensesRoutes, { ctx });
+      await api.register(billingRoutes, { ctx });
+      await api.register(productsRoutes, { ctx });
     },
     { prefix: '/api' },
   );
 
   if (overrides.serveWeb ?? existsSync(path.join(WEB_DIST, 'index.html'))) await serveWeb(app);
 
-  if (config.workers) {
-    services.outbox.start();
-  }
+  if (config.workers) services.startWorkers();
   app.addHook('onReady', async () => {
     void services.outbox.kick();
   });
   app.addHook('onClose', async () => {
-    await services.outbox.stop();
+    await services.stopWorkers();
     await limiter.close();
     await mailer.close();
     if (!overrides.database) await database.close();

@@ -8,6 +8,10 @@ import { createAuthService } from './modules/auth/auth.service';
 import { createSessionService } from './modules/auth/sessions';
 import { createOutboxService } from './modules/outbox/outbox.service';
 import { createUserService } from './modules/users/users.service';
+import { createLicenseService } from './modules/licenses/licenses.service';
+import { createBillingService } from './modules/billing/billing.service';
+import { createProductService } from './modules/products/products.service';
+import { createAccountService } from './modules/users/account.service';
 
 export type ServiceDeps = { config: Config; db: Db; clock: Clock; log: FastifyBaseLogger; mailer: Mailer };
 
@@ -31,6 +35,30 @@ export function createServices(deps: ServiceDeps) {
     outbox,
     audit,
   });
-  return { audit, outbox, sessions, users, auth };
+  const licenses = createLicenseService({ ...deps, audit });
+  const billing = createBillingService({ ...deps, audit, outbox, licenses });
+  const products = createProductService({ ...deps, billing, licenses });
+  const account = createAccountService({ ...deps, audit, sessions, billing, licenses });
+
+  return {
+    audit,
+    outbox,
+    sessions,
+    users,
+    auth,
+    licenses,
+    billing,
+    products,
+    account,
+    /** Background work: the outbox and billing renewals (safe to run on every instance). */
+    startWorkers() {
+      outbox.start();
+      billing.startWorkers();
+    },
+    async stopWorkers() {
+      await billing.stopWorkers();
+      await outbox.stop();
+    },
+  };
 }
 export type Services = ReturnType<typeof createServices>;
