@@ -1,0 +1,38 @@
+import { Anchor, Text } from '@mantine/core';
+import { DEFAULT_LANDING } from '@portal/contract';
+import { Navigate, Outlet, useSearchParams } from 'react-router';
+import { CenteredPage } from '../../components/centered-page';
+import { useGetConfigQuery } from '../../lib/api';
+import { useAppSelector } from '../../lib/state/hooks';
+import { safeToParam } from '../../lib/safe-path';
+
+/**
+ * Guest-only pages (/login, /signup): a centred logo above the content. Nothing while the
+ * session check runs; a signed-in visitor goes on to `?to=` (a same-origin path) or the dashboard.
+ */
+export function PublicLayout() {
+  const { checkingAuth, authenticated } = useAppSelector((s) => s.user);
+  const [params] = useSearchParams();
+  const { data: config } = useGetConfigQuery();
+
+  if (checkingAuth) return null;
+  if (authenticated) return <Navigate to={safeToParam(params) ?? DEFAULT_LANDING} replace />;
+
+  return (
+    <CenteredPage
+      brandName={config?.brandName}
+      footer={
+        config?.docsUrl ? (
+          <Text size="xs" c="dimmed">
+            Need help?{' '}
+            <Anchor href={config.docsUrl} target="_blank" rel="noopener noreferrer" inherit>
+              Read the documentation
+            </Anchor>
+          </Text>
+        ) : null
+      }
+    >
+      <Outlet />
+    </CenteredPage>
+  );
+}

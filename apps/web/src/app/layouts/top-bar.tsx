@@ -1,0 +1,62 @@
+import { forwardRef } from 'react';
+import { ActionIcon, Burger, Group, Tooltip } from '@mantine/core';
+import { IconBook2 } from '@tabler/icons-react';
+import { TEXT, TOOLTIP_CLOSE_DELAY_MS, TOOLTIP_OPEN_DELAY_MS } from '@portal/contract';
+import { Link, Navigate } from 'react-router';
+import { BrandLogo } from '../../components/brand-logo';
+import { useGetConfigQuery } from '../../lib/api';
+import { useAppDispatch, useAppSelector } from '../../lib/state/hooks';
+import { toggleMobile } from '../../lib/state/menu-slice';
+
+export interface TopBarProps {
+  /** Whether the viewport is at or below the mobile breakpoint (the burger is shown). */
+  mobile: boolean;
+  navbarId: string;
+}
+
+/** The top bar: menu toggle (narrow screens), brand logo linking to /, documentation link. */
+export const TopBar = forwardRef<HTMLButtonElement, TopBarProps>(function TopBar({ mobile, navbarId }, burgerRef) {
+  const dispatch = useAppDispatch();
+  const profile = useAppSelector((s) => s.user.profile);
+  const mobileOpen = useAppSelector((s) => s.menu.mobileOpen);
+  const { data: config } = useGetConfigQuery();
+
+  if (!profile) return <Navigate to="/login" replace />;
+
+  return (
+    <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+      <Group gap="sm" wrap="nowrap">
+        {mobile ? (
+          <Burger
+            ref={burgerRef}
+            opened={mobileOpen}
+            onClick={() => dispatch(toggleMobile())}
+            size="sm"
+            aria-label={mobileOpen ? 'Close menu' : 'Open menu'}
+            aria-expanded={mobileOpen}
+            aria-controls={navbarId}
+          />
+        ) : null}
+        <Link to="/" aria-label={`${config?.brandName ?? 'Portal'} home`} style={{ textDecoration: 'none' }}>
+          <BrandLogo name={config?.brandName} size="sm" />
+        </Link>
+      </Group>
+      {config?.docsUrl ? (
+        <Tooltip label={TEXT.documentation} openDelay={TOOLTIP_OPEN_DELAY_MS} closeDelay={TOOLTIP_CLOSE_DELAY_MS}>
+          <ActionIcon
+            component="a"
+            href={config.docsUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            variant="subtle"
+            color="gray"
+            size="lg"
+            aria-label={TEXT.documentation}
+          >
+            <IconBook2 size={20} stroke={1.7} />
+          </ActionIcon>
+        </Tooltip>
+      ) : null}
+    </Group>
+  );
+});

@@ -1,0 +1,52 @@
+import { Button, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconMailCheck } from '@tabler/icons-react';
+import { LOGIN_LINK_TTL_MINUTES } from '@portal/contract';
+import { ErrorDisplay } from '../../../components/error-display';
+
+export interface LinkSentProps {
+  email: string;
+  onResend: () => void;
+  onChangeAddress: () => void;
+  resending: boolean;
+  resent: boolean;
+  error: unknown;
+}
+
+/** After a sign-in link was requested: where it went and what to do next. */
+export function LinkSent({ email, onResend, onChangeAddress, resending, resent, error }: LinkSentProps) {
+  return (
+    <Stack gap="md" align="center" ta="center">
+      <ThemeIcon size={56} radius="xl" variant="light">
+        <IconMailCheck size={28} stroke={1.6} />
+      </ThemeIcon>
+      <Title order={1} size="h3">
+        Check your inbox
+      </Title>
+      <Text>
+        We sent a sign-in link to{' '}
+        <Text span fw={600}>
+          {email}
+        </Text>
+        .
+      </Text>
+      <Text c="dimmed" size="sm">
+        Open the e-mail and select the link to continue. It works once and expires in {LOGIN_LINK_TTL_MINUTES}{' '}
+        minutes. Nothing there after a minute? Check your spam folder or send a new link.
+      </Text>
+      {resent && !error ? (
+        <Text size="sm" c="teal" role="status">
+          A new link is on its way.
+        </Text>
+      ) : null}
+      <ErrorDisplay error={error} />
+      <Group gap="sm" justify="center" w="100%" grow>
+        <Button variant="default" onClick={onResend} loading={resending}>
+          Send a new link
+        </Button>
+        <Button variant="subtle" onClick={onChangeAddress}>
+          Use a different address
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
