@@ -1,0 +1,24 @@
+// `npm run bench`: benchmarks, never timed tests. Prints a table and writes bench/results/latest.json.
+// `npm run bench -- startup web` runs some sections only.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { startupBench } from './startup';
+import { webBench } from './web';
+
+const sections: Record<string, () => Promise<Record<string, unknown>>> = {
+  startup: startupBench,
+  web: webBench,
+};
+
+const wanted = process.argv.slice(2).filter((a) => a in sections);
+const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version };
+for (const [name, run] of Object.entries(sections)) {
+  if (wanted.length && !wanted.includes(name)) continue;
+  console.log(`\n## ${name}`);
+  results[name] = await run();
+  console.table(results[name]);
+}
+const dir = path.resolve(import.meta.dirname, 'results');
+mkdirSync(dir, { recursive: true });
+writeFileSync(path.join(dir, 'latest.json'), JSON.stringify(results, null, 2));
+console.log(`\nWritten to ${path.join(dir, 'latest.json')}`);

@@ -1,0 +1,103 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+
+export const baseUrl = inject('baseUrl');
+export const dataDir = inject('dataDir');
+
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export type Browser = { context: BrowserContext; page: Page; close: () => Promise<void> };
+
+/** A fresh Chromium profile (no cookies) with one page at the given viewport. */
+export async function openBrowser(viewport = { width: 1280, height: 800 }): Promise<Browser> {
+  const profile = mkdtempSync(path.join(tmpdir(), 'portal-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    args: ARGS,
+    viewport,
+    baseURL: baseUrl,
+    locale: 'en-US',
+    timezoneId: 'UTC',
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+let counter = 0;
+/** A unique address for this run. */
+export const uniqueEmail = (prefix = 'user', domain = 'acme.example') =>
+  `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}@${domain}`;
+
+/** Undoes quoted-printable soft breaks and escapes so the link can be read from the raw .eml. */
+function decodeQuotedPrintable(s: string): string {
+  return s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+}
+
+/** The newest sign-in link e-mailed to `email`, read from the real outbox folder ($DATA_DIR/outbox). */
+export async function latestSignInLink(email: string, timeoutMs = 10_000): Promise<string> {
+  const dir = path.join(dataDir, 'outbox');
+  const deadline = Date.now() + timeoutMs;
+  const needle = email.toLowerCase().replace(/[^a-z0-9@._-]/g, '_');
+  for (;;) {
+    let files: string[] = [];
+    try {
+      files = readdirSync(dir)
+        .filter((f) => f.endsWith('.eml') && f.includes(needle))
+        .sort((a, b) => statSync(path.join(dir, b)).mtimeMs - statSync(path.join(dir, a)).mtimeMs || b.localeCompare(a));
+    } catch {
+      // the outbox folder appears with the first e-mail
+    }
+    if (files[0]) {
+      const raw = decodeQuotedPrintable(readFileSync(path.join(dir, files[0]), 'utf8'));
+      const m = raw.match(/https?:\/\/[^\s"<>]+\/login\?link=[A-Za-z0-9_-]{43}(?:&amp;|&)?(?:to=[^\s"<>]*)?/);
+      if (m) return m[0].replace(/&amp;/g, '&');
+    }
+    if (Date.now() > deadline) throw new Error(`no sign-in e-mail for ${email} in ${dir}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Signs in through the API from inside the page's context (same cookies as the browser) and, unless
+ * told otherwise, completes onboarding. Faster than the UI flow for tests about other pages.
+ */
+export async function signInByApi(page: Page, email: string, opts: { onboard?: boolean; fname?: string; lname?: string } = {}) {
+  const req = page.context().request;
+  const sent = await req.post(`${baseUrl}/api/auth/link`, { data: { email }, headers: { origin: baseUrl } });
+  if (sent.status() !== 202) throw new Error(`link request failed: ${sent.status()}`);
+  const link = new URL(await latestSignInLink(email));
+  const id = link.searchParams.get('link');
+  const redeemed = await req.get(`${baseUrl}/api/auth/link/${id}`);
+  if (redeemed.status() !== 200) throw new Error(`link redemption failed: ${redeemed.status()}`);
+  if (opts.onboard !== false) {
+    const ob = await req.post(`${baseUrl}/api/users/onboarding`, {
+      data: { fname: opts.fname ?? 'Test', lname: opts.lname ?? 'User' },
+      headers: { origin: baseUrl },
+    });
+    if (ob.status() !== 200) throw new Error(`onboarding failed: ${ob.status()}`);
+  }
+}
+
+/** Saves a screenshot under .tmp/screenshots (for looking at pages; never asserted on). */
+export async function screenshot(page: Page, name: string) {
+  await page.screenshot({ path: path.resolve(import.meta.dirname, '../.tmp/screenshots', `${name}.png`), fullPage: true });
+}

@@ -1,0 +1,122 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openBrowser, screenshot, signInByApi, uniqueEmail, type Browser } from './fixtures';
+
+let b: Browser;
+afterEach(async () => {
+  await b.close();
+});
+
+describe('signed-in shell on a desktop', () => {
+  beforeEach(async () => {
+    b = await openBrowser({ width: 1200, height: 800 });
+    await signInByApi(b.page, uniqueEmail('shell'), { fname: 'Ada', lname: 'Lovelace' });
+    await b.page.goto('/app/dashboard');
+    await b.page.getByRole('navigation').first().waitFor();
+  });
+
+  it('shows the menu groups and entries, and no menu toggle at 1200 px', async () => {
+    const { page } = b;
+    for (const name of ['Home', 'Licenses', 'Support', 'Download ISO', 'Billing', 'Profile']) {
+      expect(await page.getByRole('link', { name, exact: true }).isVisible(), name).toBe(true);
+    }
+    expect(await page.getByRole('button', { name: /open menu|close menu/i }).isVisible()).toBe(false);
+  });
+
+  it("shows Access Control as 'Coming soon' and it cannot be followed", async () => {
+    const { page } = b;
+    const entry = page.getByText('Access Control');
+    expect(await entry.isVisible()).toBe(true);
+    expect(await page.getByText('Coming soon').isVisible()).toBe(true);
+    expect(await page.getByRole('link', { name: /access control/i }).count()).toBe(0);
+    await entry.click({ force: true });
+    await page.waitForTimeout(300);
+    expect(new URL(page.url()).pathname).toBe('/app/dashboard');
+  });
+
+  it('highlights the active entry and moves between pages', async () => {
+    const { page } = b;
+    await page.getByRole('link', { name: 'Licenses', exact: true }).click();
+    await page.waitForURL('**/app/licenses');
+    await expect
+      .poll(() => page.getByRole('link', { name: 'Licenses', exact: true }).getAttribute('aria-current'))
+      .toBe('page');
+    expect(await page.getByRole('link', { name: 'Home', exact: true }).getAttribute('aria-current')).toBeNull();
+  });
+
+  it('shows the avatar initials, the name and the e-mail at the bottom of the menu', async () => {
+    const { page } = b;
+    expect(await page.getByText('AL', { exact: true }).first().isVisible()).toBe(true);
+    expect(await page.getByText('Ada Lovelace').first().isVisible()).toBe(true);
+  });
+
+  it('links the documentation in a new tab from the top bar', async () => {
+    const { page } = b;
+    const docs = page.getByRole('link', { name: /documentation/i });
+    expect(await docs.getAttribute('target')).toBe('_blank');
+    expect(await docs.getAttribute('href')).toBe('https://docs.example.com');
+    await docs.hover();
+    await expect.poll(() => page.getByRole('tooltip').textContent()).toBe('Documentation');
+  });
+
+  it('renders every signed-in page with a title (screenshots)', async () => {
+    const { page } = b;
+    for (const [p, title] of [
+      ['/app/dashboard', /welcome|dashboard|home/i],
+      ['/app/licenses', /licenses/i],
+      ['/app/support', /support/i],
+      ['/app/download-iso', /download/i],
+      ['/app/billing', /billing/i],
+      ['/app/profile', /profile/i],
+    ] as const) {
+      await page.goto(p);
+      await page.getByRole('heading', { level: 1, name: title }).waitFor();
+      await screenshot(page, `shell${p.replaceAll('/', '-')}-1200`);
+    }
+  });
+});
+
+describe('signed-in shell on a phone', () => {
+  beforeEach(async () => {
+    b = await openBrowser({ width: 800, height: 900 });
+    await signInByApi(b.page, uniqueEmail('mobile'), { fname: '', lname: '' });
+    await b.page.goto('/app/dashboard');
+  });
+
+  it('toggles the side menu with a button whose icon shows open or closed', async () => {
+    const { page } = b;
+    const toggle = page.getByRole('button', { name: /open menu/i });
+    await toggle.waitFor();
+    expect(await page.getByRole('link', { name: 'Billing', exact: true }).isVisible()).toBe(false);
+    await toggle.click();
+    await page.getByRole('button', { name: /close menu/i }).waitFor();
+    await expect.poll(() => page.getByRole('link', { name: 'Billing', exact: true }).isVisible()).toBe(true);
+    await screenshot(page, 'shell-mobile-open-800');
+    await page.getByRole('button', { name: /close menu/i }).click();
+    await expect.poll(() => page.getByRole('link', { name: 'Billing', exact: true }).isVisible()).toBe(false);
+  });
+
+  it('closes the menu on a click outside it', async () => {
+    const { page } = b;
+    await page.getByRole('button', { name: /open menu/i }).click();
+    await expect.poll(() => page.getByRole('link', { name: 'Billing', exact: true }).isVisible()).toBe(true);
+    await page.mouse.click(780, 600);
+    await expect.poll(() => page.getByRole('link', { name: 'Billing', exact: true }).isVisible()).toBe(false);
+    await page.getByRole('button', { name: /open menu/i }).waitFor();
+  });
+
+  it("shows 'No name' and '?' when the user has no name", async () => {
+    const { page } = b;
+    await page.getByRole('button', { name: /open menu/i }).click();
+    await expect.poll(() => page.getByText('No name').first().isVisible()).toBe(true);
+  });
+
+  it('fits a 390 px phone (screenshot)', async () => {
+    const { page } = b;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/app/dashboard');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await screenshot(page, 'shell-dashboard-390');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+    expect(overflow).toBe(false);
+  });
+});
