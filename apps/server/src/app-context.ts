@@ -6,6 +6,7 @@ import type { RateLimiter } from './lib/rate-limiter';
 import type { SessionCookie, SessionGuard } from './plugins/session';
 import type { RateLimit } from './plugins/rate-limit';
 import type { Mailer } from './providers/mail/mailer';
+import type { Metrics } from './plugins/observability';
 import type { createServices } from './services';
 
 /** Everything a module's routes receive: configuration, infrastructure and the services. */
@@ -20,4 +21,6 @@ export type AppContext = {
   guard: SessionGuard;
   cookie: SessionCookie;
   services: ReturnType<typeof createServices>;
+  /** Prometheus counters (e.g. license validation codes). */
+  metrics: Metrics;
 };

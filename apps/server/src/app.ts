@@ -20,6 +20,7 @@ import { licensesRoutes } from './modules/licenses/licenses.routes';
 import { billingRoutes } from './modules/billing/billing.routes';
 import { productsRoutes } from './modules/products/products.routes';
 import { registerErrorHandling } from './plugins/errors';
+import { createMetrics, registerObservability } from './plugins/observability';
 import { createRateLimit } from './plugins/rate-limit';
 import { registerSecurity } from './plugins/security';
 import { registerSession, sessionCookie } from './plugins/session';
@@ -73,6 +74,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerErrorHandling(app);
   registerSecurity(app, { publicUrl: config.publicUrl, hsts: config.secureCookies });
   registerLoadShedding(app, config.maxConcurrentRequests);
+  const metrics = createMetrics();
+  registerObservability(app, { database, outbox: services.outbox, metrics, metricsToken: config.metricsToken });
   await app.register(fastifyCookie);
   const cookie = sessionCookie({ secure: config.secureCookies, maxAgeSeconds: config.session.absoluteDays * 86_400 });
   const guard = registerSession(app, { sessions: services.sessions, cookie });
@@ -88,6 +91,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     guard,
     cookie,
     services,
+    metrics,
   };
 
   await app.register(fastifySwagger, {
