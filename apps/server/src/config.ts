@@ -75,9 +75,18 @@ const EnvSchema = z.object({
     .transform((v) => v.toLowerCase()),
   PREMIUM_SUPPORT_MIN_NODES: int(10, 1),
   DOWNLOAD_URL_TTL_SECONDS: int(3600, 60, 7 * 24 * 3600),
+  RELEASES_DIR: optionalString,
+  DOWNLOAD_SECRET: optionalString.refine(
+    (v) => v === undefined || v.length >= 32,
+    'must be at least 32 characters (for example the output of: openssl rand -base64 32)',
+  ),
+  DEMO_RELEASE: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+  SUPPORT_HOURS: z.string().default('Monday to Friday, 9:00 to 17:00 CET, except public holidays'),
+  SUPPORT_PORTAL_URL: url(['http:', 'https:']),
   LICENSE_SIGNING_KEY: optionalString,
   REQUEST_TIMEOUT_MS: int(30_000, 1000),
   MAX_CONCURRENT_REQUESTS: int(512, 1),
+  METRICS_TOKEN: optionalString,
   WORKERS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
 });
 
@@ -144,6 +153,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       statusPageUrl: e.STATUS_PAGE_URL,
       knowledgeBaseUrl: e.KNOWLEDGE_BASE_URL,
       premiumMinNodes: e.PREMIUM_SUPPORT_MIN_NODES,
+      hours: e.SUPPORT_HOURS,
+      portalUrl: e.SUPPORT_PORTAL_URL,
     },
     pricing: {
       plan: e.PLAN_NAME,
@@ -152,9 +163,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       yearUnitAmount: e.PRICE_YEAR,
     },
     downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS,
+    releases: {
+      dir: path.resolve(e.RELEASES_DIR ?? path.join(dataDir, 'downloads')),
+      /** Shared by every instance that serves downloads; else kept in $DATA_DIR/download-secret. */
+      secret: e.DOWNLOAD_SECRET,
+      /** A demo ISO for an empty releases folder: on by default only for the embedded setup. */
+      demo: e.DEMO_RELEASE ? e.DEMO_RELEASE === 'true' : !e.DATABASE_URL,
+    },
     licenseSigningKey: e.LICENSE_SIGNING_KEY,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     maxConcurrentRequests: e.MAX_CONCURRENT_REQUESTS,
+    metricsToken: e.METRICS_TOKEN,
     workers: e.WORKERS,
   };
 }
