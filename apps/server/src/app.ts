@@ -53,8 +53,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     connectionTimeout: config.requestTimeoutMs * 2,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    // Link secrets and keys travel in paths: never log full URLs with query strings of secrets.
-    disableRequestLogging: false,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

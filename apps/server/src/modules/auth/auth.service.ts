@@ -84,6 +84,81 @@ export function createAuthService(deps: AuthDeps) {
     });
   }
 
-  return { requestLink, redeemLink };
+  /**
+   * Signs in with an external identity (Google): the account is found by issuer and subject, never
+   * by e-mail alone. An account with the same e-mail is linked, and a new one created, only when the
+   * provider vouches for the address; otherwise whoever controls an unverified identity could take
+   * over, or pre-register, the account of the address's real owner.
+   */
+  async function signInWithIdentity(id: {
+    issuer: string;
+    subject: string;
+    email: string;
+    emailVerified: boolean;
+    fname: string;
+    lname: string;
+    picture: string | null;
+  }): Promise<{ user: UserRow; sessionSecret: string }> {
+    const identitySubject = `${id.issuer}|${id.subject}`;
+    const email = id.email.trim().toLowerCase();
+    const now = clock.now();
+    return db.transaction(async (tx) => {
+      let [user] = await tx.select().from(users).where(eq(users.identitySubject, identitySubject)).limit(1);
+      if (!user) {
+        if (!id.emailVerified) {
+          throw new AppError('FORBIDDEN', 'Google has not verified this e-mail address. Sign in with an e-mailed link instead.');
+        }
+        const [existing] = await tx
+          .select()
+          .from(users)
+          .where(sql`lower(${users.email}) = ${email}`)
+          .limit(1);
+        if (existing?.identitySubject) {
+          throw new AppError(
+            'CONFLICT',
+            'This e-mail address belongs to an account that signs in with a different Google account.',
+          );
+        }
+        if (existing) {
+          [user] = await tx
+            .update(users)
+            .set({
+              identitySubject,
+              // Fill only what the person has not set themselves.
+              fname: existing.fname || id.fname,
+              lname: existing.lname || id.lname,
+              picture: existing.picture ?? id.picture,
+            })
+            .where(eq(users.id, existing.id))
+            .returning();
+          await deps.audit.record(tx, {
+            userId: existing.id,
+            actor: email,
+            action: 'identity_linked',
+            summary: 'Linked sign-in with Google',
+          });
+        } else {
+          [user] = await tx
+            .insert(users)
+            .values({
+              email,
+              fname: id.fname,
+              lname: id.lname,
+              picture: id.picture,
+              identitySubject,
+              onboarded: false,
+              createdAt: now,
+            })
+            .returning();
+        }
+      }
+      if (!user) throw new AppError('INTERNAL', 'The account could not be loaded');
+      const sessionSecret = await deps.sessions.create(tx, user.id, 'google');
+      await deps.audit.record(tx, { userId: user.id, actor: user.email, action: 'signed_in', summary: 'Signed in with Google' });
+      return { user, sessionSecret };
+    });
+  }
+
+  return { requestLink, redeemLink, signInWithIdentity };
 }
 export type AuthService = ReturnType<typeof createAuthService>;

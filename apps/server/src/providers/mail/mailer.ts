@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
@@ -42,8 +43,9 @@ export function fileMailer(dir: string, from: string, log: FastifyBaseLogger): M
       const info = await transport.sendMail({ from, to: msg.to, subject: msg.subject, text: msg.text, html: msg.html });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const safeTo = msg.to.replace(/[^a-zA-Z0-9@._-]/g, '_');
-      const file = path.join(dir, `${stamp}-${safeTo}.eml`);
-      writeFileSync(file, info.message as Buffer);
+      // A random suffix: two messages to one address in the same millisecond must not overwrite each other.
+      const file = path.join(dir, `${stamp}-${randomBytes(3).toString('hex')}-${safeTo}.eml`);
+      writeFileSync(file, info.message as Buffer, { flag: 'wx' });
       log.info({ to: msg.to, file }, `E-mail "${msg.subject}" written to ${file}`);
       if (msg.logHint) log.info(msg.logHint);
     },
