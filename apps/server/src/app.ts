@@ -27,6 +27,12 @@ import { registerSession, sessionCookie } from './plugins/session';
 import { fileMailer, smtpMailer, type Mailer } from './providers/mail/mailer';
 import { createServices } from './services';
 
+/** The URL without its query string, and with a sign-in link's secret replaced. */
+export function redactUrl(url: string): string {
+  const [pathname, query] = url.split('?');
+  return (pathname ?? '').replace(/^\/api\/auth\/link\/[^/]+/, '/api/auth/link/[redacted]') + (query ? '?[redacted]' : '');
+}
+
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
 export type AppOverrides = {
@@ -35,8 +41,10 @@ export type AppOverrides = {
   clock?: Clock;
   limiter?: RateLimiter;
   logger?: FastifyServerOptions['logger'];
-  /** Serve the built web app (default: when apps/web/dist exists). */
+  /** Serve the built web app (default: when its index.html exists). */
   serveWeb?: boolean;
+  /** Folder of the built web app (default: apps/web/dist). */
+  webDist?: string;
 };
 
 /** Builds the whole application in a fixed plugin order. The server and every API test call this. */
@@ -45,6 +53,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     logger: overrides.logger ?? {
       level: config.logLevel,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+      serializers: {
+        // Sign-in link ids and download signatures are secrets: keep them out of the logs.
+        req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
+      },
     },
     // A hop count is accepted at run time, though the type omits it.
     trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
@@ -69,7 +81,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     (config.redisUrl ? redisRateLimiter(new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true })) : memoryRateLimiter());
   const services = createServices({ config, db: database.db, clock, log: app.log, mailer });
 
-  registerErrorHandling(app);
+  const webDist = overrides.webDist ?? WEB_DIST;
+  const webBuilt = overrides.serveWeb ?? existsSync(path.join(webDist, 'index.html'));
+  registerErrorHandling(app, webBuilt ? { spaIndex: readFileSync(path.join(webDist, 'index.html')) } : {});
   registerSecurity(app, { publicUrl: config.publicUrl, hsts: config.secureCookies });
   registerLoadShedding(app, config.maxConcurrentRequests);
   const metrics = createMetrics();
@@ -112,7 +126,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     { prefix: '/api' },
   );
 
-  if (overrides.serveWeb ?? existsSync(path.join(WEB_DIST, 'index.html'))) await serveWeb(app);
+  if (webBuilt) await serveWeb(app, webDist);
 
   if (config.workers) services.startWorkers();
   app.addHook('onReady', async () => {
@@ -155,28 +169,19 @@ function registerLoadShedding(app: FastifyInstance, max: number) {
   });
 }
 
-/** The built single-page app: hashed assets cached for a year, every other non-API path gets index.html. */
-async function serveWeb(app: FastifyInstance) {
-  const indexHtml = readFileSync(path.join(WEB_DIST, 'index.html'));
+/** The built single-page app: hashed assets cached for a year (index.html fallback: plugins/errors.ts). */
+async function serveWeb(app: FastifyInstance, root: string) {
   await app.register(fastifyStatic, {
-    root: WEB_DIST,
+    root,
     wildcard: false,
     index: false,
+    // Our own Cache-Control below (the plugin's default would overwrite it).
+    cacheControl: false,
     setHeaders(res, filePath) {
       res.setHeader(
         'cache-control',
         filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
       );
     },
-  });
-  app.setNotFoundHandler((req, reply) => {
-    const pathname = req.url.split('?')[0] ?? '/';
-    if (pathname.startsWith('/api/') || pathname === '/api' || (req.method !== 'GET' && req.method !== 'HEAD')) {
-      return reply.status(404).send({ message: `No such endpoint: ${req.method} ${pathname}`, code: 'NOT_FOUND' });
-    }
-    if (/\.[a-z0-9]{1,8}$/i.test(pathname) && pathname.startsWith('/assets/')) {
-      return reply.status(404).send({ message: 'Not found', code: 'NOT_FOUND' });
-    }
-    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
   });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NAME_MAX_LENGTH } from './constants';
 import { SessionUserSchema } from './auth';
+import { pageOf } from './common';
 
 const name = (label: string) =>
   z
@@ -41,3 +42,32 @@ export const AuditEventSchema = z.object({
   createdAt: z.string(),
 });
 export type AuditEvent = z.infer<typeof AuditEventSchema>;
+export const AuditEventPageSchema = pageOf(AuditEventSchema);
+
+/**
+ * GET /api/users/export: everything the portal holds about the signed-in user. Licenses and
+ * billing come from their own domains, in the shape those domains export.
+ */
+export const AccountExportSchema = z.object({
+  format: z.literal('customer-portal-account-export'),
+  version: z.literal(1),
+  exportedAt: z.string(),
+  profile: z.object({
+    email: z.string(),
+    fname: z.string(),
+    lname: z.string(),
+    company: z.string().nullable(),
+    picture: z.string().nullable(),
+    onboarded: z.boolean(),
+    /** The external identity (issuer|subject) linked for Google sign-in, if any. */
+    linkedIdentity: z.string().nullable(),
+    createdAt: z.string(),
+  }),
+  sessions: z.array(
+    z.object({ method: z.string(), createdAt: z.string(), lastSeenAt: z.string(), expiresAt: z.string(), current: z.boolean() }),
+  ),
+  licenses: z.unknown(),
+  billing: z.unknown(),
+  activity: z.array(AuditEventSchema),
+});
+export type AccountExport = z.infer<typeof AccountExportSchema>;

@@ -8,7 +8,7 @@ type FastifyErr = FastifyError & { validation?: unknown; validationContext?: str
 const PART: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'headers' };
 
 /** One error shape for every failure; a 5xx never shows its internals. */
-export function registerErrorHandling(app: FastifyInstance) {
+export function registerErrorHandling(app: FastifyInstance, opts: { spaIndex?: Buffer } = {}) {
   app.setErrorHandler((err: FastifyErr, req, reply) => {
     let status = 500;
     let body: ApiError = { message: 'Something went wrong on our side. Please try again.', code: 'INTERNAL' };
@@ -58,7 +58,13 @@ export function registerErrorHandling(app: FastifyInstance) {
   });
 
   app.setNotFoundHandler((req, reply) => {
-    reply.status(404).send({ message: `No such endpoint: ${req.method} ${req.url.split('?')[0]}`, code: 'NOT_FOUND' });
+    const pathname = req.url.split('?')[0] ?? '/';
+    // Every non-API page of the single-page app answers its index.html (the router takes over).
+    const isPage = (req.method === 'GET' || req.method === 'HEAD') && !pathname.startsWith('/api/') && pathname !== '/api' && !pathname.startsWith('/assets/');
+    if (opts.spaIndex && isPage) {
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(opts.spaIndex);
+    }
+    return reply.status(404).send({ message: `No such endpoint: ${req.method} ${pathname}`, code: 'NOT_FOUND' });
   });
 }
 

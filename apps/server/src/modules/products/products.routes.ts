@@ -1,4 +1,124 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  DownloadFileParamsSchema,
+  DownloadFileQuerySchema,
+  DownloadInfoSchema,
+  DownloadQuerySchema,
+  ErrorSchema,
+  LicenseSummarySchema,
+  SupportInfoSchema,
+} from '@portal/contract';
 import type { AppContext } from '../../app-context';
+import { etagOf, matchesEtag, parseRange } from './downloads';
 
-export async function productsRoutes(_app: FastifyInstance, _opts: { ctx: AppContext }) {}
+const contentTypeOf = (file: string) =>
+  file.toLowerCase().endsWith('.iso') ? 'application/x-iso9660-image' : 'application/octet-stream';
+
+export async function productsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { services, guard } = ctx;
+  const products = services.products;
+  // Signed out answers 401 before the input is looked at.
+  const signedIn = async (req: FastifyRequest) => {
+    await guard.requireUser(req);
+  };
+
+  r.get(
+    '/products/support',
+    {
+      preValidation: signedIn,
+      schema: {
+        tags: ['products'],
+        summary: 'Support plan (from the subscriptions), contacts, hours, response times and links',
+        response: { 200: SupportInfoSchema, 401: ErrorSchema },
+      },
+    },
+    async (req) => {
+      const auth = await guard.requireUser(req);
+      return products.supportInfo(auth.user.id);
+    },
+  );
+
+  r.get(
+    '/products/licenses',
+    {
+      preValidation: signedIn,
+      schema: {
+        tags: ['products'],
+        summary: "The dashboard's license figures: licenses, nodes in use and allowed, licenses at their limit or expiring soon",
+        response: { 200: LicenseSummarySchema, 401: ErrorSchema },
+      },
+    },
+    async (req) => {
+      const auth = await guard.requireUser(req);
+      return products.licenseSummary(auth.user.id);
+    },
+  );
+
+  r.get(
+    '/products/pce/download',
+    {
+      preValidation: signedIn,
+      schema: {
+        tags: ['products'],
+        summary: 'The newest ISO with a signed, expiring download URL (the same URL until it nears expiry)',
+        querystring: DownloadQuerySchema,
+        response: { 200: DownloadInfoSchema, 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema, 503: ErrorSchema },
+      },
+    },
+    async (req) => {
+      const auth = await guard.requireUser(req);
+      return products.getDownload(auth.user.id, { refresh: req.query.refresh === 'true' });
+    },
+  );
+
+  // No session: the signature is the credential, so the URL also works from curl or a download manager.
+  r.route({
+    method: ['GET', 'HEAD'],
+    url: '/products/pce/files/:filename',
+    schema: {
+      tags: ['products'],
+      summary: 'The ISO file behind a signed URL; supports HTTP Range for resumed downloads',
+      params: DownloadFileParamsSchema,
+      querystring: DownloadFileQuerySchema,
+      response: { 400: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema, 410: ErrorSchema, 416: ErrorSchema },
+    },
+    handler: async (req, typedReply) => {
+      // The typed reply knows only the JSON error answers; the file answers (200, 206, 304) are bytes.
+      const reply = typedReply as unknown as FastifyReply;
+      const { file, userId } = await products.downloads.openSigned(req.params.filename, req.query);
+      const etag = etagOf(file);
+      reply
+        .header('accept-ranges', 'bytes')
+        .header('etag', etag)
+        .header('last-modified', new Date(file.mtimeMs).toUTCString())
+        .header('cache-control', 'private, no-store');
+      if (matchesEtag(req.headers['if-none-match'], etag)) return reply.status(304).send();
+
+      // A resume against a replaced file must not splice two files: If-Range falls back to the whole file.
+      const ifRange = req.headers['if-range'];
+      const range =
+        ifRange !== undefined && ifRange !== etag ? ({ kind: 'full' } as const) : parseRange(req.headers.range, file.size);
+      if (range.kind === 'unsatisfiable') {
+        return typedReply
+          .status(416)
+          .header('content-range', `bytes */${file.size}`)
+          .send({ message: `The requested range is not valid for this file of ${file.size} bytes`, code: 'BAD_REQUEST' });
+      }
+      req.log.info({ file: file.file, userId, range: req.headers.range }, 'release download');
+      reply.header('content-disposition', `attachment; filename="${file.file}"`).type(contentTypeOf(file.file));
+      if (range.kind === 'partial') {
+        const { start, end } = range.range;
+        reply
+          .status(206)
+          .header('content-range', `bytes ${start}-${end}/${file.size}`)
+          .header('content-length', String(end - start + 1));
+      } else {
+        reply.header('content-length', String(file.size));
+      }
+      if (req.method === 'HEAD') return reply.send();
+      return reply.send(products.downloads.read(file, range.kind === 'partial' ? range.range : undefined));
+    },
+  });
+}

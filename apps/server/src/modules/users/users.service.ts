@@ -19,7 +19,7 @@ export const toSessionUser = (u: UserRow): SessionUser => ({
 export type ProfileFields = { fname: string; lname: string; company?: string | undefined };
 
 export function createUserService(deps: { db: Db; clock: Clock; audit: AuditService }) {
-  async function saveProfile(userId: string, fields: ProfileFields, action: 'onboarded' | 'profile_updated') {
+  async function completeOnboarding(userId: string, fields: ProfileFields) {
     return deps.db.transaction(async (tx) => {
       const [user] = await tx
         .update(users)
@@ -27,18 +27,42 @@ export function createUserService(deps: { db: Db; clock: Clock; audit: AuditServ
         .where(eq(users.id, userId))
         .returning();
       if (!user) throw notFound('The account');
+      await deps.audit.record(tx, { userId, actor: user.email, action: 'onboarded', summary: 'Completed onboarding' });
+      return user;
+    });
+  }
+
+  /**
+   * PATCH semantics: an omitted company keeps the stored one, an empty one clears it. Saving the
+   * same values again changes nothing and writes no activity entry.
+   */
+  async function updateProfile(userId: string, fields: ProfileFields) {
+    return deps.db.transaction(async (tx) => {
+      const [current] = await tx.select().from(users).where(eq(users.id, userId)).for('update').limit(1);
+      if (!current) throw notFound('The account');
+      const next = {
+        fname: fields.fname,
+        lname: fields.lname,
+        company: fields.company === undefined ? current.company : fields.company || null,
+      };
+      const changed = (['fname', 'lname', 'company'] as const).filter((k) => next[k] !== current[k]);
+      if (changed.length === 0) return current;
+      const [user] = await tx.update(users).set(next).where(eq(users.id, userId)).returning();
+      if (!user) throw notFound('The account');
       await deps.audit.record(tx, {
         userId,
         actor: user.email,
-        action,
-        summary: action === 'onboarded' ? 'Completed onboarding' : 'Updated the profile',
+        action: 'profile_updated',
+        subjectType: 'user',
+        subjectId: userId,
+        summary: `Updated the profile (${changed.map((k) => LABELS[k]).join(', ')})`,
       });
       return user;
     });
   }
-  return {
-    completeOnboarding: (userId: string, fields: ProfileFields) => saveProfile(userId, fields, 'onboarded'),
-    updateProfile: (userId: string, fields: ProfileFields) => saveProfile(userId, fields, 'profile_updated'),
-  };
+
+  return { completeOnboarding, updateProfile };
 }
 export type UserService = ReturnType<typeof createUserService>;
+
+const LABELS = { fname: 'first name', lname: 'last name', company: 'company' } as const;
