@@ -78,7 +78,7 @@ describe('signed-in shell on a desktop', () => {
 describe('signed-in shell on a phone', () => {
   beforeEach(async () => {
     b = await openBrowser({ width: 800, height: 900 });
-    await signInByApi(b.page, uniqueEmail('mobile'), { fname: '', lname: '' });
+    await signInByApi(b.page, uniqueEmail('mobile'), { fname: 'Mo', lname: 'Bile' });
     await b.page.goto('/app/dashboard');
   });
 
@@ -104,10 +104,11 @@ describe('signed-in shell on a phone', () => {
     await page.getByRole('button', { name: /open menu/i }).waitFor();
   });
 
-  it("shows 'No name' and '?' when the user has no name", async () => {
+  it('shows the avatar initials, name and e-mail inside the opened drawer', async () => {
     const { page } = b;
     await page.getByRole('button', { name: /open menu/i }).click();
-    await expect.poll(() => page.getByText('No name').first().isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Mo Bile').first().isVisible()).toBe(true);
+    expect(await page.getByText('MB', { exact: true }).first().isVisible()).toBe(true);
   });
 
   it('fits a 390 px phone (screenshot)', async () => {

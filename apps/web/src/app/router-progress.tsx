@@ -12,6 +12,11 @@ type Router = ReturnType<typeof createBrowserRouter>;
  */
 export function RouterProgress({ router }: { router: Router }) {
   useEffect(() => {
+    // Read by .portal-nprogress in global.css: the bar's width animation.
+    document.documentElement.style.setProperty('--portal-progress-ms', `${PROGRESS_ANIMATION_MS}ms`);
+  }, []);
+
+  useEffect(() => {
     const sync = (state: Router['state']) => {
       if (!state.initialized || state.navigation.state === 'loading') startProgress();
       else completeProgress();
@@ -21,11 +26,6 @@ export function RouterProgress({ router }: { router: Router }) {
   }, [router]);
 
   return (
-    <NavigationProgress
-      stepInterval={PROGRESS_INCREMENT_MS}
-      size={3}
-      aria-label="Loading page"
-      styles={{ section: { transitionDuration: `${PROGRESS_ANIMATION_MS}ms` } }}
-    />
+    <NavigationProgress stepInterval={PROGRESS_INCREMENT_MS} size={3} aria-label="Loading page" className="portal-nprogress" />
   );
 }

@@ -1,4 +1,4 @@
-import { Avatar, type AvatarProps } from '@mantine/core';
+import { Avatar, useMantineTheme, type AvatarProps } from '@mantine/core';
 import { AVATAR_SIZE_PX, displayName, initials } from '@portal/contract';
 
 export interface UserAvatarProps extends Omit<AvatarProps, 'src' | 'alt' | 'children'> {
@@ -7,6 +7,7 @@ export interface UserAvatarProps extends Omit<AvatarProps, 'src' | 'alt' | 'chil
 
 /** The user's picture, or the initials of their name on the accent colour. 40 px by default. */
 export function UserAvatar({ user, size = AVATAR_SIZE_PX, ...rest }: UserAvatarProps) {
+  const theme = useMantineTheme();
   return (
     <Avatar
       src={user.picture || null}
@@ -14,6 +15,7 @@ export function UserAvatar({ user, size = AVATAR_SIZE_PX, ...rest }: UserAvatarP
       size={size}
       radius="xl"
       variant="light"
+      color={theme.primaryColor}
       {...rest}
     >
       {initials(user)}

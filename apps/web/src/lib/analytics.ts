@@ -1,4 +1,5 @@
 import { companyGroupFor } from '@portal/contract';
+import type { PostHog } from 'posthog-js';
 import { config } from './config';
 
 /**
@@ -37,7 +38,6 @@ export function createNoopSink(): AnalyticsSink {
 }
 
 export function createPosthogSink(key: string, host: string): AnalyticsSink {
-  type PostHog = (typeof import('posthog-js'))['default'];
   let client: PostHog | null = null;
   const queue: Array<(ph: PostHog) => void> = [];
   const run = (fn: (ph: PostHog) => void) => (client ? fn(client) : queue.push(fn));

@@ -21,6 +21,8 @@ const UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
 
 /** 1536 -> '1.5 kB' (decimal units, as download sizes are usually given). */
 export function formatBytes(bytes: number, locale?: string): string {
+  // Intl's short form of 'byte' is the word itself; 'B' reads better beside kB, MB and GB.
+  if (bytes < 1000) return `${new Intl.NumberFormat(locale).format(bytes)} B`;
   let value = bytes;
   let unit = 0;
   while (value >= 1000 && unit < UNITS.length - 1) {

@@ -1,14 +1,35 @@
-import { SafePathSchema } from '@portal/contract';
+import { useEffect, useState } from 'react';
+import { loadSchemas, loadedSchemas } from './lazy-schemas';
 
-/** The value when it is a same-origin path (SafePathSchema), otherwise null. */
-export function safePath(value: string | null | undefined): string | null {
+function check(value: string | null | undefined, schemas: NonNullable<ReturnType<typeof loadedSchemas>>): string | null {
   if (!value) return null;
-  return SafePathSchema.safeParse(value).success ? value : null;
+  return schemas.SafePathSchema.safeParse(value).success ? value : null;
 }
 
-/** The `to` query parameter of a location's search string, when safe. */
-export function safeToParam(search: URLSearchParams): string | null {
-  return safePath(search.get('to'));
+/** The value when it is a same-origin path (the contract's SafePathSchema), otherwise null. */
+export async function safePath(value: string | null | undefined): Promise<string | null> {
+  if (!value) return null;
+  return check(value, await loadSchemas());
+}
+
+/**
+ * `safePath` for rendering: null without a value, `undefined` while the schema loads (a moment,
+ * and only when there is a value to check), then the checked value or null.
+ */
+export function useSafePath(value: string | null | undefined): string | null | undefined {
+  const [, setLoaded] = useState(() => loadedSchemas() !== null);
+  const needed = Boolean(value) && loadedSchemas() === null;
+  useEffect(() => {
+    if (!needed) return;
+    let live = true;
+    void loadSchemas().then(() => live && setLoaded(true));
+    return () => {
+      live = false;
+    };
+  }, [needed]);
+  if (!value) return null;
+  const schemas = loadedSchemas();
+  return schemas ? check(value, schemas) : undefined;
 }
 
 /** `/login?to=...` for the page the visitor wanted. */

@@ -35,6 +35,16 @@ if (!Element.prototype.scrollIntoView) Element.prototype.scrollIntoView = () => 
 const { getComputedStyle } = window;
 window.getComputedStyle = (elt: Element) => getComputedStyle(elt);
 
+// fetchBaseQuery builds `new Request('/api/...')`; Node's Request needs an absolute URL, a
+// browser resolves it against the page. Do what the browser does.
+const NodeRequest = globalThis.Request;
+class PageRequest extends NodeRequest {
+  constructor(input: RequestInfo | URL, init?: RequestInit) {
+    super(typeof input === 'string' && input.startsWith('/') ? new URL(input, window.location.href) : input, init);
+  }
+}
+globalThis.Request = PageRequest as typeof Request;
+
 afterEach(() => {
   cleanup();
   delete (window as { __analytics?: unknown }).__analytics;

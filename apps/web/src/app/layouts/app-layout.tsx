@@ -55,7 +55,7 @@ function Shell() {
     <AppShell
       header={{ height: 60 }}
       navbar={{
-        width: 264,
+        width: 288,
         // Mantine treats widths below `breakpoint` as mobile: 993 makes 992 px itself mobile.
         breakpoint: MOBILE_BREAKPOINT_PX + 1,
         collapsed: { mobile: !mobileOpen },
@@ -66,7 +66,14 @@ function Shell() {
       <AppShell.Header className={classes.header}>
         <TopBar ref={setBurger} mobile={mobile} navbarId={NAVBAR_ID} />
       </AppShell.Header>
-      <AppShell.Navbar ref={setNavbar} id={NAVBAR_ID} className={classes.navbar} aria-label="Side menu">
+      <AppShell.Navbar
+        ref={setNavbar}
+        id={NAVBAR_ID}
+        className={classes.navbar}
+        aria-label="Side menu"
+        // Lets the stylesheet hide the closed drawer from keyboard and screen readers on narrow screens.
+        mod={{ closed: !mobileOpen }}
+      >
         <SideMenu />
       </AppShell.Navbar>
       {mobile && mobileOpen ? <div className={classes.backdrop} aria-hidden="true" /> : null}

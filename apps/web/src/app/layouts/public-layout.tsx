@@ -4,7 +4,7 @@ import { Navigate, Outlet, useSearchParams } from 'react-router';
 import { CenteredPage } from '../../components/centered-page';
 import { useGetConfigQuery } from '../../lib/api';
 import { useAppSelector } from '../../lib/state/hooks';
-import { safeToParam } from '../../lib/safe-path';
+import { useSafePath } from '../../lib/safe-path';
 
 /**
  * Guest-only pages (/login, /signup): a centred logo above the content. Nothing while the
@@ -14,9 +14,10 @@ export function PublicLayout() {
   const { checkingAuth, authenticated } = useAppSelector((s) => s.user);
   const [params] = useSearchParams();
   const { data: config } = useGetConfigQuery();
+  const to = useSafePath(params.get('to'));
 
   if (checkingAuth) return null;
-  if (authenticated) return <Navigate to={safeToParam(params) ?? DEFAULT_LANDING} replace />;
+  if (authenticated) return to === undefined ? null : <Navigate to={to ?? DEFAULT_LANDING} replace />;
 
   return (
     <CenteredPage

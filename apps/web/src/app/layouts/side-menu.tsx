@@ -19,7 +19,7 @@ export function SideMenu() {
 
   const signOut = async () => {
     await dispatch(endSession());
-    navigate('/login', { replace: true });
+    void navigate('/login', { replace: true });
   };
 
   return (
@@ -42,11 +42,12 @@ export function SideMenu() {
                       label={entry.label}
                       leftSection={icon}
                       rightSection={
-                        <Badge size="xs" variant="light" color="gray" radius="sm">
+                        <Badge size="xs" variant="light" color="gray" radius="sm" tt="none">
                           {COMING_SOON_BADGE}
                         </Badge>
                       }
                       disabled
+                      noWrap
                       aria-disabled="true"
                       className={classes.navLink}
                     />

@@ -1,9 +1,4 @@
-import type {
-  RedeemLinkResponse,
-  RequestLinkBody,
-  RequestLinkResponse,
-  SessionResponse,
-} from '@portal/contract';
+import type { RedeemLinkResponse, RequestLinkBody, RequestLinkResponse, SessionResponse } from '@portal/contract';
 import { api } from '../../lib/api';
 
 export const authApi = api.injectEndpoints({

@@ -1,24 +1,28 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Divider, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconMail } from '@tabler/icons-react';
-import { EmailSchema } from '@portal/contract';
 import { ErrorDisplay } from '../../../components/error-display';
 import { useGetConfigQuery } from '../../../lib/api';
+import { loadedSchemas, loadSchemas } from '../../../lib/lazy-schemas';
+import { safePath } from '../../../lib/safe-path';
 import { useRequestLinkMutation } from '../api';
 import { GoogleButton } from './google-button';
 import { LinkSent } from './link-sent';
 
-/** The first message of EmailSchema for this input, or null when it is valid. */
-export function emailError(value: string): string | null {
-  const result = EmailSchema.safeParse(value);
-  return result.success ? null : (result.error.issues[0]?.message ?? 'Enter a valid e-mail address');
+type Checked = { email: string; error: null } | { email: null; error: string };
+
+/** The address normalised by the contract's EmailSchema, or its first message. */
+function checkEmail(value: string, schemas: NonNullable<ReturnType<typeof loadedSchemas>>): Checked {
+  const result = schemas.EmailSchema.safeParse(value);
+  if (result.success) return { email: result.data, error: null };
+  return { email: null, error: result.error.issues[0]?.message ?? 'Enter a valid e-mail address' };
 }
 
 export interface EmailLinkFormProps {
   title: string;
   subtitle: string;
   submitLabel: string;
-  /** Same-origin path to land on after sign-in. */
+  /** Where to land after sign-in, as given in the query string; only sent when it is a same-origin path. */
   to: string | null;
 }
 
@@ -33,20 +37,17 @@ export function EmailLinkForm({ title, subtitle, submitLabel, to }: EmailLinkFor
   const [resent, setResent] = useState(false);
 
   const send = async (address: string) => {
-    const result = await requestLink({ email: address, ...(to ? { to } : {}) });
+    const target = await safePath(to);
+    const result = await requestLink({ email: address, ...(target ? { to: target } : {}) });
     return !('error' in result);
   };
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     setAttempted(true);
-    const parsed = EmailSchema.safeParse(email);
-    if (!parsed.success) {
-      setFieldError(parsed.error.issues[0]?.message ?? null);
-      return;
-    }
-    setFieldError(null);
-    if (await send(parsed.data)) setSentTo(parsed.data);
+    const checked = checkEmail(email, await loadSchemas());
+    setFieldError(checked.error);
+    if (checked.email && (await send(checked.email))) setSentTo(checked.email);
   };
 
   if (sentTo) {
@@ -75,7 +76,7 @@ export function EmailLinkForm({ title, subtitle, submitLabel, to }: EmailLinkFor
     <Paper withBorder shadow="sm" radius="lg" p={{ base: 'lg', xs: 'xl' }}>
       <Stack gap="lg">
         <Stack gap={6} ta="center">
-          <Title order={1} size="h3">
+          <Title order={1} size="h3" textWrap="balance">
             {title}
           </Title>
           <Text c="dimmed" size="sm">
@@ -103,7 +104,8 @@ export function EmailLinkForm({ title, subtitle, submitLabel, to }: EmailLinkFor
               onChange={(e) => {
                 const value = e.currentTarget.value;
                 setEmail(value);
-                if (attempted) setFieldError(emailError(value));
+                const schemas = loadedSchemas();
+                if (attempted && schemas) setFieldError(checkEmail(value, schemas).error);
               }}
               error={fieldError}
             />

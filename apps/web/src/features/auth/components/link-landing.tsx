@@ -31,8 +31,9 @@ export function LinkLanding({ linkId, brandName, onRequestNew }: LinkLandingProp
     const result = await redeem(linkId);
     if (!result.data) return;
     const { user, to } = result.data;
+    const target = user.onboarded ? ((await safePath(to)) ?? DEFAULT_LANDING) : '/onboarding';
     dispatch(startSession(user));
-    navigate(user.onboarded ? (safePath(to) ?? DEFAULT_LANDING) : '/onboarding', { replace: true });
+    void navigate(target, { replace: true });
   };
 
   if (status === 410 || status === 404 || status === 400) {
@@ -43,14 +44,16 @@ export function LinkLanding({ linkId, brandName, onRequestNew }: LinkLandingProp
           <ThemeIcon size={56} radius="xl" variant="light" color={expired ? 'yellow' : 'red'}>
             {expired ? <IconClockX size={28} stroke={1.6} /> : <IconLinkOff size={28} stroke={1.6} />}
           </ThemeIcon>
-          <Title order={1} size="h3" role="alert">
-            {expired ? 'This sign-in link has expired or was already used' : 'This sign-in link is not valid'}
-          </Title>
-          <Text c="dimmed" size="sm">
-            {expired
-              ? `Each link works once and only for ${LOGIN_LINK_TTL_MINUTES} minutes, and a newer link replaces older ones. Request a new link and open the most recent e-mail.`
-              : 'The link may have been copied incompletely, or a newer link replaced it. Request a new link and open the most recent e-mail.'}
-          </Text>
+          <Stack gap="xs" role="alert">
+            <Title order={1} size="h3" textWrap="balance">
+              {expired ? 'This sign-in link has expired or was already used' : 'This sign-in link is not valid'}
+            </Title>
+            <Text c="dimmed" size="sm">
+              {expired
+                ? `Each link works once and only for ${LOGIN_LINK_TTL_MINUTES} minutes, and a newer link replaces older ones. Request a new link and open the most recent e-mail.`
+                : 'The link may have been copied incompletely, or a newer link replaced it. Request a new link and open the most recent e-mail.'}
+            </Text>
+          </Stack>
           <Button size="md" fullWidth onClick={onRequestNew}>
             Request a new link
           </Button>
@@ -65,7 +68,7 @@ export function LinkLanding({ linkId, brandName, onRequestNew }: LinkLandingProp
         <ThemeIcon size={56} radius="xl" variant="light">
           <IconLogin2 size={28} stroke={1.6} />
         </ThemeIcon>
-        <Title order={1} size="h3">
+        <Title order={1} size="h3" textWrap="balance">
           Sign in to {brandName ?? 'the portal'}
         </Title>
         <Text c="dimmed" size="sm">

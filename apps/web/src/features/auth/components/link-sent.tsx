@@ -1,4 +1,4 @@
-import { Button, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Button, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconMailCheck } from '@tabler/icons-react';
 import { LOGIN_LINK_TTL_MINUTES } from '@portal/contract';
 import { ErrorDisplay } from '../../../components/error-display';
@@ -19,7 +19,7 @@ export function LinkSent({ email, onResend, onChangeAddress, resending, resent, 
       <ThemeIcon size={56} radius="xl" variant="light">
         <IconMailCheck size={28} stroke={1.6} />
       </ThemeIcon>
-      <Title order={1} size="h3">
+      <Title order={1} size="h3" textWrap="balance">
         Check your inbox
       </Title>
       <Text>
@@ -30,8 +30,8 @@ export function LinkSent({ email, onResend, onChangeAddress, resending, resent, 
         .
       </Text>
       <Text c="dimmed" size="sm">
-        Open the e-mail and select the link to continue. It works once and expires in {LOGIN_LINK_TTL_MINUTES}{' '}
-        minutes. Nothing there after a minute? Check your spam folder or send a new link.
+        Open the e-mail and select the link to continue. It works once and expires in {LOGIN_LINK_TTL_MINUTES} minutes. Nothing
+        there after a minute? Check your spam folder or send a new link.
       </Text>
       {resent && !error ? (
         <Text size="sm" c="teal" role="status">
@@ -39,14 +39,14 @@ export function LinkSent({ email, onResend, onChangeAddress, resending, resent, 
         </Text>
       ) : null}
       <ErrorDisplay error={error} />
-      <Group gap="sm" justify="center" w="100%" grow>
-        <Button variant="default" onClick={onResend} loading={resending}>
+      <Stack gap="xs" w="100%">
+        <Button variant="default" size="md" fullWidth onClick={onResend} loading={resending}>
           Send a new link
         </Button>
-        <Button variant="subtle" onClick={onChangeAddress}>
+        <Button variant="subtle" fullWidth onClick={onChangeAddress}>
           Use a different address
         </Button>
-      </Group>
+      </Stack>
     </Stack>
   );
 }

@@ -1,7 +1,7 @@
 import { Anchor, Text } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router';
 import { useGetConfigQuery } from '../../../lib/api';
-import { safeToParam } from '../../../lib/safe-path';
+import { useSafePath } from '../../../lib/safe-path';
 import { EmailLinkForm } from './email-link-form';
 import { LinkLanding } from './link-landing';
 
@@ -9,7 +9,8 @@ import { LinkLanding } from './link-landing';
 export function LoginPage() {
   const [params, setParams] = useSearchParams();
   const { data: config } = useGetConfigQuery();
-  const to = safeToParam(params);
+  const rawTo = params.get('to');
+  const to = useSafePath(rawTo);
   const linkId = params.get('link');
   const keepTo = to ? `?to=${encodeURIComponent(to)}` : '';
 
@@ -30,7 +31,7 @@ export function LoginPage() {
         title={`Sign in to ${config?.brandName ?? 'the portal'}`}
         subtitle="Your licenses, subscriptions, invoices and downloads in one place."
         submitLabel="Send sign-in link"
-        to={to}
+        to={rawTo}
       />
       <Text ta="center" size="sm" c="dimmed">
         New here?{' '}

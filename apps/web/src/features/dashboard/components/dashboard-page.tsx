@@ -6,13 +6,6 @@ import { PageFrame } from '../../../components/page-frame';
 import { PAGES } from '../../../lib/pages';
 import { useAppSelector } from '../../../lib/state/hooks';
 
-function greeting(hour: number): string {
-  if (hour < 5) return 'Good evening';
-  if (hour < 12) return 'Good morning';
-  if (hour < 18) return 'Good afternoon';
-  return 'Good evening';
-}
-
 const SHORTCUTS = [
   { page: PAGES.licenses, icon: IconKey, text: 'See your license keys and the nodes using them.' },
   { page: PAGES.downloadIso, icon: IconDownload, text: 'Get the latest installer ISO with its checksum.' },
@@ -23,12 +16,11 @@ const SHORTCUTS = [
 export function DashboardPage() {
   const profile = useAppSelector((s) => s.user.profile);
   const name = profile?.fname.trim() || profile?.lname.trim();
-  const hello = greeting(new Date().getHours());
 
   return (
     <PageFrame
       page={PAGES.home.title}
-      title={name ? `${hello}, ${name}` : hello}
+      title={name ? `Welcome, ${name}` : 'Welcome'}
       description="An overview of your licenses, subscription and downloads."
     >
       <EmptyState
@@ -43,15 +35,7 @@ export function DashboardPage() {
       />
       <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
         {SHORTCUTS.map(({ page, icon: Icon, text }) => (
-          <Card
-            key={page.path}
-            component={Link}
-            to={page.path}
-            withBorder
-            radius="lg"
-            padding="lg"
-            className="portal-card-link"
-          >
+          <Card key={page.path} component={Link} to={page.path} withBorder radius="lg" padding="lg" className="portal-card-link">
             <Group gap="sm" mb="xs" wrap="nowrap">
               <ThemeIcon variant="light" radius="md" size="lg">
                 <Icon size={20} stroke={1.6} />

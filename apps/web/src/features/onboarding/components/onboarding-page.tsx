@@ -1,5 +1,5 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
-import { Anchor, Button, Group, Paper, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
+import { Anchor, Button, Paper, SimpleGrid, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
 import { IconSparkles } from '@tabler/icons-react';
 import { DEFAULT_LANDING, OnboardingBodySchema, type OnboardingBody } from '@portal/contract';
 import { useNavigate } from 'react-router';
@@ -65,7 +65,7 @@ export function OnboardingPage() {
     }
     dispatch(profileUpdated(result.data.user));
     identifyUser(result.data.user);
-    navigate(DEFAULT_LANDING, { replace: true });
+    void navigate(DEFAULT_LANDING, { replace: true });
   };
 
   return (
@@ -87,20 +87,19 @@ export function OnboardingPage() {
               <ThemeIcon size={56} radius="xl" variant="light">
                 <IconSparkles size={28} stroke={1.6} />
               </ThemeIcon>
-              <Title order={1} size="h3">
+              <Title order={1} size="h3" textWrap="balance">
                 Welcome — tell us who you are
               </Title>
               <Text c="dimmed" size="sm">
                 Your name appears on invoices and license e-mails. You can change it later in your profile.
               </Text>
             </Stack>
-            <Group grow align="flex-start" gap="md" wrap="wrap">
+            <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="md">
               <TextInput
                 label="First name"
                 autoComplete="given-name"
                 required
                 size="md"
-                miw={180}
                 value={values.fname}
                 onChange={change('fname')}
                 error={errors.fname}
@@ -110,12 +109,11 @@ export function OnboardingPage() {
                 autoComplete="family-name"
                 required
                 size="md"
-                miw={180}
                 value={values.lname}
                 onChange={change('lname')}
                 error={errors.lname}
               />
-            </Group>
+            </SimpleGrid>
             <TextInput
               label="Company"
               description="Optional. Shown on your invoices."

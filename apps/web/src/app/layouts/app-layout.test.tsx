@@ -1,0 +1,98 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ada, fakeFetch, LocationProbe, renderRoutes, userState } from '../../test/render';
+import { AppLayout } from './app-layout';
+
+const config = {
+  brandName: 'Acme Cloud',
+  docsUrl: 'https://docs.acme.example',
+  googleEnabled: false,
+  billingProvider: 'local',
+  stripePublishableKey: null,
+};
+
+const routes = [
+  {
+    path: '/app',
+    element: <AppLayout />,
+    children: [
+      { path: 'licenses', element: <p>Licenses content</p> },
+      { path: 'support', element: <p>Support content</p> },
+    ],
+  },
+  { path: '/login', element: <LocationProbe /> },
+  { path: '/onboarding', element: <LocationProbe /> },
+];
+
+describe('AppLayout', () => {
+  beforeEach(() => {
+    vi.stubGlobal('fetch', fakeFetch({ 'GET /api/config': { status: 200, body: config } }).fn);
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('renders nothing while the session check runs', () => {
+    const { container } = renderRoutes(routes, {
+      path: '/app/licenses',
+      preloaded: { user: { authenticated: false, checkingAuth: true, profile: null } },
+    });
+    // Only Mantine's theme <style> tags: no content at all.
+    expect(container.querySelector(':scope > :not(style)')).toBeNull();
+  });
+
+  it('sends a visitor without a session to /login?to=<the page and its query>', () => {
+    renderRoutes(routes, { path: '/app/licenses?page=2', preloaded: userState(null) });
+    expect(screen.getByTestId('location')).toHaveTextContent('/login?to=%2Fapp%2Flicenses%3Fpage%3D2');
+  });
+
+  it('sends a user who is not onboarded to /onboarding', () => {
+    renderRoutes(routes, { path: '/app/licenses', preloaded: userState({ ...ada, onboarded: false }) });
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/onboarding$/);
+  });
+
+  it('shows the shell and the page to an onboarded user', async () => {
+    renderRoutes(routes, { path: '/app/licenses', preloaded: userState(ada) });
+    expect(screen.getByText('Licenses content')).toBeInTheDocument();
+    expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'Documentation' })).toHaveAttribute('target', '_blank');
+  });
+
+  describe('on a narrow screen (992 px or less)', () => {
+    beforeEach(() => {
+      vi.stubGlobal(
+        'matchMedia',
+        (query: string) =>
+          ({
+            matches: query.includes('max-width: 992px'),
+            media: query,
+            addEventListener: () => {},
+            removeEventListener: () => {},
+            addListener: () => {},
+            removeListener: () => {},
+            onchange: null,
+            dispatchEvent: () => false,
+          }) as MediaQueryList,
+      );
+    });
+
+    it('closes the menu on a click outside it', async () => {
+      const { store } = renderRoutes(routes, { path: '/app/licenses', preloaded: userState(ada) });
+      await userEvent.click(await screen.findByRole('button', { name: 'Open menu' }));
+      expect(store.getState().menu.mobileOpen).toBe(true);
+      fireEvent.mouseDown(screen.getByText('Licenses content'));
+      fireEvent.touchStart(screen.getByText('Licenses content'));
+      await waitFor(() => expect(store.getState().menu.mobileOpen).toBe(false));
+      expect(screen.getByRole('button', { name: 'Open menu' })).toBeInTheDocument();
+    });
+
+    it('keeps it open on a click inside it and closes it on navigation', async () => {
+      const { store } = renderRoutes(routes, { path: '/app/licenses', preloaded: userState(ada) });
+      await userEvent.click(await screen.findByRole('button', { name: 'Open menu' }));
+      fireEvent.mouseDown(screen.getByRole('heading', { name: 'Settings' }));
+      expect(store.getState().menu.mobileOpen).toBe(true);
+      await userEvent.click(screen.getByRole('link', { name: 'Support' }));
+      expect(await screen.findByText('Support content')).toBeInTheDocument();
+      await waitFor(() => expect(store.getState().menu.mobileOpen).toBe(false));
+    });
+  });
+});

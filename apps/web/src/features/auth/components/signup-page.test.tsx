@@ -1,0 +1,41 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeFetch, renderRoutes, userState } from '../../../test/render';
+import { SignUpPage } from './signup-page';
+
+describe('SignUpPage', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('creates the account through an e-mailed link and links back to sign-in', async () => {
+    const fetch = fakeFetch({
+      'GET /api/config': {
+        status: 200,
+        body: {
+          brandName: 'Acme Cloud',
+          docsUrl: 'https://docs.acme.example',
+          googleEnabled: false,
+          billingProvider: 'local',
+          stripePublishableKey: null,
+        },
+      },
+      'POST /api/auth/link': { status: 202, body: { sent: true } },
+    });
+    vi.stubGlobal('fetch', fetch.fn);
+    renderRoutes([{ path: '/signup', element: <SignUpPage /> }], {
+      path: '/signup?to=%2Fapp%2Fbilling',
+      preloaded: userState(null),
+    });
+    expect(await screen.findByRole('heading', { name: 'Create your Acme Cloud account' })).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login?to=%2Fapp%2Fbilling'),
+    );
+    await userEvent.type(screen.getByLabelText('E-mail address'), 'grace@navy.example');
+    await userEvent.click(screen.getByRole('button', { name: 'Send sign-up link' }));
+    expect(await screen.findByRole('heading', { name: 'Check your inbox' })).toBeInTheDocument();
+    expect(JSON.parse(fetch.calls.find((c) => c.method === 'POST')!.body!)).toEqual({
+      email: 'grace@navy.example',
+      to: '/app/billing',
+    });
+  });
+});

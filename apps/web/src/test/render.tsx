@@ -1,0 +1,79 @@
+import type { ReactElement, ReactNode } from 'react';
+import { MantineProvider } from '@mantine/core';
+import { render } from '@testing-library/react';
+import { Provider } from 'react-redux';
+import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from 'react-router';
+import type { SessionUser } from '@portal/contract';
+import { makeStore, type AppStore } from '../app/store';
+import { theme } from '../app/theme';
+import type { ClientState } from '../lib/state/hooks';
+
+export const ada: SessionUser = {
+  email: 'ada@acme.example',
+  fname: 'Ada',
+  lname: 'Lovelace',
+  onboarded: true,
+  picture: null,
+  company: 'Acme',
+};
+
+/** Preloaded `user` slice for a signed-in (or signed-out) visitor. */
+export function userState(profile: SessionUser | null): Pick<ClientState, 'user'> {
+  return { user: { authenticated: profile !== null, checkingAuth: false, profile } };
+}
+
+export function Providers({ store, children }: { store: AppStore; children: ReactNode }) {
+  return (
+    <Provider store={store}>
+      <MantineProvider theme={theme}>{children}</MantineProvider>
+    </Provider>
+  );
+}
+
+/** Shows where the router ended up, for redirect assertions. */
+export function LocationProbe() {
+  const location = useLocation();
+  return <div data-testid="location">{location.pathname + location.search}</div>;
+}
+
+export function renderRoutes(
+  routes: RouteObject[],
+  { path = '/', preloaded }: { path?: string; preloaded?: Partial<ClientState> } = {},
+) {
+  const store = makeStore(preloaded);
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const result = render(
+    <Providers store={store}>
+      <RouterProvider router={router} />
+    </Providers>,
+  );
+  return { ...result, store, router };
+}
+
+export function renderWithStore(ui: ReactElement, preloaded?: Partial<ClientState>) {
+  const store = makeStore(preloaded);
+  return { ...render(<Providers store={store}>{ui}</Providers>), store };
+}
+
+/** A fetch stand-in answering JSON by "METHOD /path" (path without origin, with query). */
+export function fakeFetch(answers: Record<string, { status: number; body?: unknown }>) {
+  const calls: Array<{ method: string; path: string; body: string | null }> = [];
+  const fn = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = input instanceof Request ? input : new Request(input, init);
+    const url = new URL(request.url);
+    const key = `${request.method} ${url.pathname}${url.search}`;
+    const body = request.method === 'GET' ? null : await request.clone().text();
+    calls.push({ method: request.method, path: url.pathname + url.search, body });
+    const answer = answers[key] ?? answers[`${request.method} ${url.pathname}`];
+    if (!answer)
+      return new Response(JSON.stringify({ message: `No fake for ${key}`, code: 'NOT_FOUND' }), {
+        status: 404,
+        headers: { 'content-type': 'application/json' },
+      });
+    return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
+      status: answer.status,
+      headers: { 'content-type': 'application/json' },
+    });
+  };
+  return { fn, calls };
+}
