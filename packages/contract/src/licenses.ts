@@ -7,11 +7,52 @@ export const LICENSE_KEY_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
 /** 25 characters in 5 groups of 5, the last one a check character. */
 export const LICENSE_KEY_PATTERN = /^[2-9A-HJKMNP-Z]{5}(-[2-9A-HJKMNP-Z]{5}){4}$/;
 
+/** Said when a key has the right shape but its check character does not match: a mistyped key. */
+export const LICENSE_KEY_TYPO_MESSAGE = 'This license key has a typo: check it and try again';
+
+/**
+ * The check character of a key's first 24 symbols (dashes ignored). Position i (0-based) weighs
+ * i + 2 and the check character weighs 1, and the weighted sum is 0 modulo 31. As 31 is prime and
+ * every weight lies in 1..25, changing any one character, or swapping two neighbours, always
+ * changes the sum: such a typo can never produce another valid key.
+ */
+export function licenseKeyCheckCharacter(body: string): string {
+  const symbols = body.replaceAll('-', '');
+  if (symbols.length !== 24) throw new Error('A license key body has 24 symbols');
+  let sum = 0;
+  for (let i = 0; i < symbols.length; i++) {
+    const v = LICENSE_KEY_ALPHABET.indexOf(symbols[i]!);
+    if (v < 0) throw new Error(`"${symbols[i]}" is not a license key symbol`);
+    sum += (i + 2) * v;
+  }
+  return LICENSE_KEY_ALPHABET[(31 - (sum % 31)) % 31]!;
+}
+
+/** True when `key` has the 5x5 shape and its last character is the right check character. */
+export function isLicenseKeyChecksumValid(key: string): boolean {
+  if (!LICENSE_KEY_PATTERN.test(key)) return false;
+  const symbols = key.replaceAll('-', '');
+  return licenseKeyCheckCharacter(symbols.slice(0, 24)) === symbols[24];
+}
+
+/**
+ * A license key as typed by a person: trimmed and upper-cased, then the shape (400 "malformed")
+ * and the check character (400 "typo", so a mistyped key is told apart from an unknown one).
+ */
 export const LicenseKeySchema = z
-  .string()
+  .string({ error: 'The license key must be text' })
   .trim()
   .toUpperCase()
-  .regex(LICENSE_KEY_PATTERN, 'A license key has 25 characters in 5 groups, like ABCDE-FGHJK-MNPQR-STUVW-XYZ23');
+  .superRefine((key, ctx) => {
+    if (!LICENSE_KEY_PATTERN.test(key)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'A license key has 25 characters in 5 groups, like 7K3QF-M2XPD-9HRTW-CV4NB-JEZ65',
+      });
+    } else if (!isLicenseKeyChecksumValid(key)) {
+      ctx.addIssue({ code: 'custom', message: LICENSE_KEY_TYPO_MESSAGE });
+    }
+  });
 
 export const LicenseKeyParamsSchema = z.strictObject({ licenseKey: LicenseKeySchema });
 export const NodeParamsSchema = z.strictObject({
@@ -64,21 +105,11 @@ export const ActivateResponseSchema = z.object({ node: NodeSchema, license: Lice
 
 export const ValidateBodySchema = z.strictObject({
   fingerprint: FingerprintSchema.optional(),
-  nonce: z
-    .string({ error: 'The nonce must be text' })
-    .max(128, 'A nonce can be at most 128 characters')
-    .optional(),
+  nonce: z.string({ error: 'The nonce must be text' }).max(128, 'A nonce can be at most 128 characters').optional(),
 });
 export type ValidateBody = z.input<typeof ValidateBodySchema>;
 
-export const VALIDATION_CODES = [
-  'VALID',
-  'EXPIRED',
-  'SUSPENDED',
-  'NOT_ACTIVATED',
-  'NODE_LIMIT_REACHED',
-  'NOT_FOUND',
-] as const;
+export const VALIDATION_CODES = ['VALID', 'EXPIRED', 'SUSPENDED', 'NOT_ACTIVATED', 'NODE_LIMIT_REACHED', 'NOT_FOUND'] as const;
 export type ValidationCode = (typeof VALIDATION_CODES)[number];
 
 export const ValidateResponseSchema = z.object({
@@ -105,3 +136,43 @@ export const PublicKeyResponseSchema = z.object({
   publicKeyPem: z.string(),
 });
 export type PublicKeyResponse = z.infer<typeof PublicKeyResponseSchema>;
+
+export type ActivateResponse = z.infer<typeof ActivateResponseSchema>;
+
+/** The header that carries the Ed25519 signature of an activate or validate answer's exact bytes. */
+export const SIGNATURE_HEADER = 'signature';
+
+/** What a signed license file vouches for (the signature covers the canonical JSON of this object). */
+export const LicenseFileLicenseSchema = z.object({
+  key: z.string(),
+  customerEmail: z.string().nullable(),
+  status: z.enum(LICENSE_STATUSES),
+  maxNodes: z.number().int(),
+  expiresAt: z.string(),
+  /** When this file was issued (signed); a node keeps the newest file it has. */
+  issuedAt: z.string(),
+});
+export type LicenseFileLicense = z.infer<typeof LicenseFileLicenseSchema>;
+
+/** GET /api/licenses/{key}/file: a signed license document for air-gapped sites. */
+export const LicenseFileSchema = z.object({
+  license: LicenseFileLicenseSchema,
+  keyId: z.string(),
+  algorithm: z.literal('Ed25519'),
+  /** Base64 Ed25519 signature over the canonical JSON of `license` (keys sorted, no spaces). */
+  signature: z.string(),
+});
+export type LicenseFile = z.infer<typeof LicenseFileSchema>;
+
+/** A license expiring within this many days is listed as expiring soon on the dashboard. */
+export const LICENSE_EXPIRING_SOON_DAYS = 14;
+
+/** The dashboard's license figures: usable (active, unexpired) licenses only for nodes and limits. */
+export const LicenseSummarySchema = z.object({
+  licenses: z.number().int(),
+  activeNodes: z.number().int(),
+  maxNodes: z.number().int(),
+  atLimit: z.array(z.string()),
+  expiringSoon: z.array(z.object({ key: z.string(), expiresAt: z.string() })),
+});
+export type LicenseSummary = z.infer<typeof LicenseSummarySchema>;

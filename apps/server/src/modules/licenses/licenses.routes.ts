@@ -1,4 +1,200 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import {
+  ActivateBodySchema,
+  ActivateResponseSchema,
+  ErrorSchema,
+  LicenseFileSchema,
+  LicenseKeyParamsSchema,
+  LicensePageSchema,
+  NodePageSchema,
+  NodeParamsSchema,
+  PageQuerySchema,
+  PublicKeyResponseSchema,
+  SIGNATURE_HEADER,
+  ValidateBodySchema,
+  ValidateResponseSchema,
+} from '@portal/contract';
 import type { AppContext } from '../../app-context';
+import { clientKey } from '../../plugins/rate-limit';
 
-export async function licensesRoutes(_app: FastifyInstance, _opts: { ctx: AppContext }) {}
+const SMALL_BODY = 16 * 1024;
+
+/**
+ * Sends `value` as JSON serialized here, once: the Signature header must cover exactly the bytes
+ * on the wire, so the serializer must not run again (a string with a JSON content type is sent as is).
+ */
+function sendJson<S extends z.ZodType>(reply: FastifyReply, status: number, schema: S, value: z.input<S>) {
+  return reply
+    .status(status)
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify(schema.parse(value)));
+}
+
+export async function licensesRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { config, services, guard, rateLimit } = ctx;
+  const licenses = services.licenses;
+
+  // Owner-only routes answer 401 before looking at their input, so a signed-out caller learns nothing.
+  const signedIn = async (req: FastifyRequest) => {
+    await guard.requireUser(req);
+  };
+
+  /** Every answer of activate and validate, errors included, is signed over its exact bytes. */
+  const sign = async (_req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (typeof payload === 'string' || Buffer.isBuffer(payload))
+      reply.header(SIGNATURE_HEADER, licenses.signatureHeader(payload));
+    return payload;
+  };
+
+  /** Field machines hold only the key: limit each key and each client. */
+  async function limitKeyHolder(req: FastifyRequest, key: string) {
+    const perMinute = config.rateLimits.licensePerMinute;
+    await rateLimit(`license:client:${clientKey(req)}`, perMinute, 'Too many license requests from this address.');
+    await rateLimit(`license:key:${key}`, perMinute, 'Too many requests for this license key.');
+  }
+
+  // Buffered last-seen times must reach the database before it closes. The root onClose hook
+  // closes it before a plugin's onClose runs, so flush in preClose; validations still finishing
+  // after that write through at once (see close()).
+  app.addHook('preClose', async () => {
+    await licenses.close();
+  });
+
+  r.get(
+    '/licenses/',
+    {
+      preValidation: signedIn,
+      schema: {
+        tags: ['licenses'],
+        summary: 'The signed-in customer’s licenses, newest first',
+        querystring: PageQuerySchema,
+        response: { 200: LicensePageSchema, 400: ErrorSchema, 401: ErrorSchema },
+      },
+    },
+    async (req) => {
+      const auth = await guard.requireUser(req);
+      return licenses.listLicenses(auth.user.id, req.query.page, req.query.size);
+    },
+  );
+
+  r.get(
+    '/licenses/public-key',
+    {
+      schema: {
+        tags: ['licenses'],
+        summary: 'The Ed25519 public key that verifies signed answers and license files',
+        response: { 200: PublicKeyResponseSchema },
+      },
+    },
+    async () => licenses.publicKey(),
+  );
+
+  r.get(
+    '/licenses/:licenseKey/nodes',
+    {
+      preValidation: signedIn,
+      schema: {
+        tags: ['licenses'],
+        summary: 'The nodes of one of the customer’s licenses, oldest activation first',
+        params: LicenseKeyParamsSchema,
+        querystring: PageQuerySchema,
+        response: { 200: NodePageSchema, 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema },
+      },
+    },
+    async (req) => {
+      const auth = await guard.requireUser(req);
+      return licenses.listNodes(auth.user.id, req.params.licenseKey, req.query.page, req.query.size);
+    },
+  );
+
+  r.delete(
+    '/licenses/:licenseKey/nodes/:id',
+    {
+      preValidation: signedIn,
+      schema: {
+        tags: ['licenses'],
+        summary: 'Release a node (a retired machine) to free its slot',
+        params: NodeParamsSchema,
+        response: { 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema },
+      },
+    },
+    async (req, reply) => {
+      const auth = await guard.requireUser(req);
+      await licenses.releaseNode(auth.user.id, req.params.licenseKey, req.params.id, auth.user.email);
+      return (reply as FastifyReply).status(204).send();
+    },
+  );
+
+  r.post(
+    '/licenses/:licenseKey/activate',
+    {
+      bodyLimit: SMALL_BODY,
+      onSend: sign,
+      schema: {
+        tags: ['licenses'],
+        summary: 'Activate a node on a license (no session needed: the key is the credential); signed answer',
+        params: LicenseKeyParamsSchema,
+        body: ActivateBodySchema,
+        response: {
+          200: ActivateResponseSchema,
+          201: ActivateResponseSchema,
+          400: ErrorSchema,
+          404: ErrorSchema,
+          409: ErrorSchema,
+          429: ErrorSchema,
+        },
+      },
+    },
+    async (req, reply) => {
+      await limitKeyHolder(req, req.params.licenseKey);
+      const { created, answer } = await licenses.activate(req.params.licenseKey, req.body);
+      return sendJson(reply, created ? 201 : 200, ActivateResponseSchema, answer);
+    },
+  );
+
+  r.post(
+    '/licenses/:licenseKey/validate',
+    {
+      bodyLimit: SMALL_BODY,
+      onSend: sign,
+      schema: {
+        tags: ['licenses'],
+        summary: 'Check a key (and a node on it); 200 for every well-formed request; signed answer echoing the nonce',
+        params: LicenseKeyParamsSchema,
+        // A bare POST without a body checks the key alone.
+        body: ValidateBodySchema.nullish(),
+        response: { 200: ValidateResponseSchema, 400: ErrorSchema, 429: ErrorSchema },
+      },
+    },
+    async (req, reply) => {
+      await limitKeyHolder(req, req.params.licenseKey);
+      const answer = await licenses.validate(req.params.licenseKey, req.body ?? {});
+      return sendJson(reply, 200, ValidateResponseSchema, answer);
+    },
+  );
+
+  r.get(
+    '/licenses/:licenseKey/file',
+    {
+      preValidation: signedIn,
+      schema: {
+        tags: ['licenses'],
+        summary: 'Download a signed license file for sites without access to the portal',
+        params: LicenseKeyParamsSchema,
+        response: { 200: LicenseFileSchema, 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema },
+      },
+    },
+    async (req, reply) => {
+      const auth = await guard.requireUser(req);
+      const file = await licenses.licenseFile(auth.user.id, req.params.licenseKey);
+      // Pretty-printed for people; the signature covers the canonical form of `license`, not these bytes.
+      return (reply as FastifyReply)
+        .header('content-disposition', `attachment; filename="license-${file.license.key}.json"`)
+        .type('application/json; charset=utf-8')
+        .send(`${JSON.stringify(LicenseFileSchema.parse(file), null, 2)}\n`);
+    },
+  );
+}

@@ -1,0 +1,227 @@
+/**
+ * The vendor's command line: `npm run admin -- license issue|list|revoke …`. It works on the same
+ * database as the server (PostgreSQL via DATABASE_URL, else PGlite in $DATA_DIR).
+ */
+import { parseArgs } from 'node:util';
+import { EmailSchema, LicenseKeySchema } from '@portal/contract';
+import { ConfigError, loadConfig, type Config } from './config';
+import { openDatabase, type Database } from './db/client';
+import { systemClock } from './lib/clock';
+import { lockDataDir } from './lib/data-dir-lock';
+import { AppError } from './lib/errors';
+import { createAuditService } from './modules/audit/audit.service';
+import { createLicenseService, type VendorLicense } from './modules/licenses/licenses.service';
+
+const ACTOR = 'vendor-cli';
+const MAX_NODES = 10_000;
+const MAX_DAYS = 36_500;
+
+const USAGE = `Usage: npm run admin -- <command>
+
+Commands:
+  license issue --email <address> --nodes <n> --days <d>
+      Issue a license of <n> nodes valid for <d> days to <address>, without a subscription.
+      The account is created (not yet onboarded) when the address has none. Prints the key.
+  license list [--email <address>]
+      List every license (or those of one address): key, status, nodes in use, expiry, owner.
+  license revoke <key>
+      Revoke a license: it stops validating and no node can be activated on it.
+  --help
+      Show this text.
+
+The database is the server's: DATABASE_URL when set, else PGlite in DATA_DIR (default ./data).
+With PGlite, stop the server first: only one process may open DATA_DIR at a time.`;
+
+/** A problem with the command line itself: exit status 2. */
+class UsageError extends Error {}
+
+type Command =
+  | { kind: 'help' }
+  | { kind: 'issue'; email: string; nodes: number; days: number }
+  | { kind: 'list'; email?: string }
+  | { kind: 'revoke'; key: string };
+
+function wholeNumber(name: string, value: string | undefined, max: number): number {
+  if (value === undefined) throw new UsageError(`license issue needs --${name}`);
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
+    throw new UsageError(`--${name} must be a whole number from 1 to ${max}, not "${value}"`);
+  }
+  return Number(value);
+}
+
+function email(value: string): string {
+  const parsed = EmailSchema.safeParse(value);
+  if (!parsed.success) throw new UsageError(`--email: ${parsed.error.issues[0]?.message ?? 'not a valid address'} ("${value}")`);
+  return parsed.data;
+}
+
+function parseCommand(argv: string[]): Command {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        email: { type: 'string' },
+        nodes: { type: 'string' },
+        days: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help || positionals.length === 0 || positionals[0] === 'help') return { kind: 'help' };
+  const [group, action, ...rest] = positionals;
+  if (group !== 'license')
+    throw new UsageError(`Unknown command "${group}": the commands are license issue, license list and license revoke`);
+  const allow = (allowed: string[]) => {
+    const extra = Object.keys(values).filter((k) => !allowed.includes(k));
+    if (extra.length > 0) throw new UsageError(`license ${action} does not take --${extra.join(', --')}`);
+  };
+  switch (action) {
+    case 'issue':
+      allow(['email', 'nodes', 'days']);
+      if (rest.length > 0) throw new UsageError(`license issue takes no further arguments, not "${rest.join(' ')}"`);
+      if (values.email === undefined) throw new UsageError('license issue needs --email');
+      return {
+        kind: 'issue',
+        email: email(values.email),
+        nodes: wholeNumber('nodes', values.nodes, MAX_NODES),
+        days: wholeNumber('days', values.days, MAX_DAYS),
+      };
+    case 'list':
+      allow(['email']);
+      if (rest.length > 0) throw new UsageError(`license list takes no further arguments, not "${rest.join(' ')}"`);
+      return values.email === undefined ? { kind: 'list' } : { kind: 'list', email: email(values.email) };
+    case 'revoke': {
+      allow([]);
+      if (rest.length !== 1)
+        throw new UsageError('license revoke needs exactly one license key, like: license revoke 7K3QF-M2XPD-9HRTW-CV4NB-JEZ65');
+      const key = LicenseKeySchema.safeParse(rest[0]);
+      if (!key.success) throw new UsageError(`"${rest[0]}": ${key.error.issues[0]?.message ?? 'not a license key'}`);
+      return { kind: 'revoke', key: key.data };
+    }
+    default:
+      throw new UsageError(
+        action === undefined
+          ? 'license needs a command: issue, list or revoke'
+          : `Unknown command "license ${action}": use issue, list or revoke`,
+      );
+  }
+}
+
+function formatTable(rows: VendorLicense[]): string {
+  if (rows.length === 0) return 'No licenses.';
+  const header = ['KEY', 'STATUS', 'NODES', 'EXPIRES', 'EMAIL', 'SUBSCRIPTION'];
+  const lines = rows.map((r) => [
+    r.key,
+    r.status,
+    `${r.activeNodes}/${r.maxNodes}`,
+    r.expiresAt.toISOString().replace('T', ' ').slice(0, 16),
+    r.email ?? '(deleted account)',
+    r.stripeId ?? '-',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const format = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  return [format(header), ...lines.map(format)].join('\n');
+}
+
+/** Opens the server's database; for PGlite first takes DATA_DIR's lock, so a running server is detected. */
+async function open(config: Config): Promise<{ database: Database; release: () => void }> {
+  let release = () => {};
+  if (!config.databaseUrl) {
+    try {
+      release = lockDataDir(config.dataDir);
+    } catch (err) {
+      throw new Error(
+        `${(err as Error).message}\nThe portal server is probably running on this DATA_DIR: PGlite allows one process at a time. ` +
+          'Stop the server, run this command, then start the server again (or run against PostgreSQL with DATABASE_URL).',
+        { cause: err },
+      );
+    }
+  }
+  try {
+    return { database: await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 }), release };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+async function run(command: Exclude<Command, { kind: 'help' }>, config: Config): Promise<void> {
+  const { database, release } = await open(config);
+  try {
+    const audit = createAuditService({ db: database.db, clock: systemClock });
+    const licenses = createLicenseService({
+      config,
+      db: database.db,
+      clock: systemClock,
+      log: { warn: (_details, message) => console.error(message) },
+      audit,
+    });
+    switch (command.kind) {
+      case 'issue': {
+        const expiresAt = new Date(systemClock.now().getTime() + command.days * 86_400_000);
+        const issued = await licenses.issueForEmail({ email: command.email, maxNodes: command.nodes, expiresAt, actor: ACTOR });
+        console.log(issued.key);
+        console.error(
+          `Issued license ${issued.key} to ${command.email}${issued.userCreated ? ' (new account, not yet onboarded)' : ''}: ` +
+            `${command.nodes} node${command.nodes === 1 ? '' : 's'}, expires ${expiresAt.toISOString()}`,
+        );
+        return;
+      }
+      case 'list':
+        console.log(formatTable(await licenses.listAll({ email: command.email })));
+        return;
+      case 'revoke': {
+        const result = await database.db.transaction((tx) => licenses.revoke(tx, command.key, ACTOR));
+        console.log(result.alreadyRevoked ? `License ${result.key} was already revoked.` : `Revoked license ${result.key}.`);
+        return;
+      }
+    }
+  } finally {
+    await database.close();
+    release();
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  let command: Command;
+  try {
+    command = parseCommand(argv);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    console.error(`${err.message}\nRun "npm run admin -- --help" for the commands.`);
+    return 2;
+  }
+  if (command.kind === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      return 78;
+    }
+    throw err;
+  }
+  try {
+    await run(command, config);
+    return 0;
+  } catch (err) {
+    console.error(err instanceof AppError || err instanceof Error ? err.message : String(err));
+    return 1;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

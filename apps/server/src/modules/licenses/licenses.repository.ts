@@ -1,0 +1,229 @@
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
+import { licenses, nodes, subscriptions, users } from '../../db/schema/index';
+
+export type LicenseRow = typeof licenses.$inferSelect;
+export type NodeRow = typeof nodes.$inferSelect;
+
+/**
+ * The number of nodes on the outer query's license (every stored node is an active one). Spelled
+ * out: drizzle leaves columns unqualified in single-table queries, where `id` would bind to `nc`.
+ */
+const nodeCount = sql<number>`(select count(*)::int from nodes as nc where nc.license_id = "licenses"."id")`;
+
+/** Drizzle queries of the licenses domain; every function takes the caller's transaction or the database. */
+export const licensesRepository = {
+  async insertLicense(
+    tx: Tx,
+    values: { key: string; userId: string | null; subscriptionId: string | null; maxNodes: number; expiresAt: Date; now: Date },
+  ): Promise<LicenseRow | undefined> {
+    const [row] = await tx
+      .insert(licenses)
+      .values({ ...values, createdAt: values.now, updatedAt: values.now })
+      .onConflictDoNothing({ target: licenses.key })
+      .returning();
+    return row;
+  },
+
+  async findByKey(tx: Tx, key: string): Promise<LicenseRow | undefined> {
+    const [row] = await tx.select().from(licenses).where(eq(licenses.key, key)).limit(1);
+    return row;
+  },
+
+  /** Row lock on the license: concurrent activations of one license run one after another. */
+  async lockByKey(tx: Tx, key: string): Promise<LicenseRow | undefined> {
+    const [row] = await tx.select().from(licenses).where(eq(licenses.key, key)).limit(1).for('update');
+    return row;
+  },
+
+  async lockBySubscription(tx: Tx, subscriptionId: string): Promise<LicenseRow[]> {
+    return tx.select().from(licenses).where(eq(licenses.subscriptionId, subscriptionId)).orderBy(asc(licenses.id)).for('update');
+  },
+
+  async lockByUser(tx: Tx, userId: string): Promise<LicenseRow[]> {
+    return tx.select().from(licenses).where(eq(licenses.userId, userId)).orderBy(asc(licenses.id)).for('update');
+  },
+
+  /** A license only when `userId` owns it: another customer's key reads exactly like an unknown one. */
+  async findOwned(tx: Tx, userId: string, key: string): Promise<LicenseRow | undefined> {
+    const [row] = await tx
+      .select()
+      .from(licenses)
+      .where(and(eq(licenses.key, key), eq(licenses.userId, userId)))
+      .limit(1);
+    return row;
+  },
+
+  async update(
+    tx: Tx,
+    id: string,
+    values: Partial<Pick<LicenseRow, 'maxNodes' | 'expiresAt' | 'status' | 'revokedAt' | 'updatedAt'>>,
+  ) {
+    const [row] = await tx.update(licenses).set(values).where(eq(licenses.id, id)).returning();
+    return row;
+  },
+
+  /** The hot path of validation: the license, its node count and the node of `fingerprint`, in one query. */
+  async findForValidation(tx: Tx, key: string, fingerprint: string | undefined) {
+    const [row] = await tx
+      .select({ license: licenses, activeNodes: nodeCount, nodeId: nodes.id, lastSeenAt: nodes.lastSeenAt })
+      .from(licenses)
+      .leftJoin(
+        nodes,
+        fingerprint === undefined ? sql`false` : and(eq(nodes.licenseId, licenses.id), eq(nodes.fingerprint, fingerprint)),
+      )
+      .where(eq(licenses.key, key))
+      .limit(1);
+    return row;
+  },
+
+  async countNodes(tx: Tx, licenseId: string): Promise<number> {
+    const [row] = await tx.select({ n: count() }).from(nodes).where(eq(nodes.licenseId, licenseId));
+    return row?.n ?? 0;
+  },
+
+  async findNodeByFingerprint(tx: Tx, licenseId: string, fingerprint: string): Promise<NodeRow | undefined> {
+    const [row] = await tx
+      .select()
+      .from(nodes)
+      .where(and(eq(nodes.licenseId, licenseId), eq(nodes.fingerprint, fingerprint)))
+      .limit(1);
+    return row;
+  },
+
+  async insertNode(
+    tx: Tx,
+    values: { licenseId: string; fingerprint: string; hostname: string | null; now: Date },
+  ): Promise<NodeRow> {
+    const [row] = await tx
+      .insert(nodes)
+      .values({
+        licenseId: values.licenseId,
+        fingerprint: values.fingerprint,
+        hostname: values.hostname,
+        activatedAt: values.now,
+        lastSeenAt: values.now,
+      })
+      .returning();
+    return row!;
+  },
+
+  async touchNode(tx: Tx, id: string, values: { hostname: string | null; now: Date }): Promise<NodeRow> {
+    const [row] = await tx
+      .update(nodes)
+      .set({
+        lastSeenAt: sql`greatest(${nodes.lastSeenAt}, ${values.now.toISOString()}::timestamptz)`,
+        ...(values.hostname ? { hostname: values.hostname } : {}),
+      })
+      .where(eq(nodes.id, id))
+      .returning();
+    return row!;
+  },
+
+  async deleteNode(tx: Tx, licenseId: string, nodeId: string): Promise<NodeRow | undefined> {
+    const [row] = await tx
+      .delete(nodes)
+      .where(and(eq(nodes.licenseId, licenseId), eq(nodes.id, nodeId)))
+      .returning();
+    return row;
+  },
+
+  /** One statement for a batch of buffered last-seen times; never moves a time backwards. */
+  async updateLastSeen(tx: Tx, seen: Array<[nodeId: string, at: Date]>) {
+    if (seen.length === 0) return;
+    const rows = sql.join(
+      seen.map(([id, at]) => sql`(${id}::uuid, ${at.toISOString()}::timestamptz)`),
+      sql`, `,
+    );
+    await tx.execute(
+      sql`update nodes set last_seen_at = greatest(nodes.last_seen_at, v.at) from (values ${rows}) as v(id, at) where nodes.id = v.id`,
+    );
+  },
+
+  /** Newest first, then id, so pages never repeat or skip a license. */
+  async listForUser(tx: Tx, userId: string, limit: number, offset: number) {
+    const [rows, [total]] = await Promise.all([
+      tx
+        .select({ license: licenses, activeNodes: nodeCount, stripeId: subscriptions.providerId })
+        .from(licenses)
+        .leftJoin(subscriptions, eq(subscriptions.id, licenses.subscriptionId))
+        .where(eq(licenses.userId, userId))
+        .orderBy(desc(licenses.createdAt), desc(licenses.id))
+        .limit(limit)
+        .offset(offset),
+      tx.select({ n: count() }).from(licenses).where(eq(licenses.userId, userId)),
+    ]);
+    return { rows, total: total?.n ?? 0 };
+  },
+
+  /** Oldest activation first, then id. */
+  async listNodes(tx: Tx, licenseId: string, limit: number, offset: number) {
+    const [rows, [total]] = await Promise.all([
+      tx
+        .select()
+        .from(nodes)
+        .where(eq(nodes.licenseId, licenseId))
+        .orderBy(asc(nodes.activatedAt), asc(nodes.id))
+        .limit(limit)
+        .offset(offset),
+      tx.select({ n: count() }).from(nodes).where(eq(nodes.licenseId, licenseId)),
+    ]);
+    return { rows, total: total?.n ?? 0 };
+  },
+
+  async allNodesOf(tx: Tx, licenseIds: string[]): Promise<NodeRow[]> {
+    if (licenseIds.length === 0) return [];
+    return tx.select().from(nodes).where(inArray(nodes.licenseId, licenseIds)).orderBy(asc(nodes.activatedAt), asc(nodes.id));
+  },
+
+  async allOfUser(tx: Tx, userId: string) {
+    return tx
+      .select({ license: licenses, activeNodes: nodeCount })
+      .from(licenses)
+      .where(eq(licenses.userId, userId))
+      .orderBy(desc(licenses.createdAt), desc(licenses.id));
+  },
+
+  async keysBySubscription(tx: Tx, subscriptionIds: string[]) {
+    if (subscriptionIds.length === 0) return [];
+    return tx
+      .select({ subscriptionId: licenses.subscriptionId, key: licenses.key })
+      .from(licenses)
+      .where(inArray(licenses.subscriptionId, subscriptionIds))
+      .orderBy(asc(licenses.createdAt), asc(licenses.id));
+  },
+
+  /** Every license with its owner's e-mail, for the vendor's command line. */
+  async listAll(tx: Tx, email: string | undefined) {
+    return tx
+      .select({ license: licenses, activeNodes: nodeCount, email: users.email, stripeId: subscriptions.providerId })
+      .from(licenses)
+      .leftJoin(users, eq(users.id, licenses.userId))
+      .leftJoin(subscriptions, eq(subscriptions.id, licenses.subscriptionId))
+      .where(email === undefined ? undefined : sql`lower(${users.email}) = ${email.toLowerCase()}`)
+      .orderBy(desc(licenses.createdAt), desc(licenses.id));
+  },
+
+  async userEmail(tx: Tx, userId: string | null): Promise<string | null> {
+    if (!userId) return null;
+    const [row] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId)).limit(1);
+    return row?.email ?? null;
+  },
+
+  /** The account of `email`, created (not onboarded) when missing. */
+  async ensureUser(tx: Tx, email: string, now: Date): Promise<{ id: string; email: string; created: boolean }> {
+    const inserted = await tx
+      .insert(users)
+      .values({ email, createdAt: now })
+      .onConflictDoNothing()
+      .returning({ id: users.id, email: users.email });
+    if (inserted[0]) return { ...inserted[0], created: true };
+    const [row] = await tx
+      .select({ id: users.id, email: users.email })
+      .from(users)
+      .where(sql`lower(${users.email}) = ${email}`)
+      .limit(1);
+    if (!row) throw new Error(`The account of ${email} could not be loaded`);
+    return { ...row, created: false };
+  },
+};
