@@ -96,3 +96,46 @@ export const PriceSchema = z.object({
   yearUnitAmount: z.number().int(),
 });
 export type Price = z.infer<typeof PriceSchema>;
+
+/** The card a local card form just added. */
+export const PaymentMethodResponseSchema = z.object({ paymentMethod: PaymentMethodSchema });
+
+export const InvoiceParamsSchema = z.strictObject({ id: z.string().min(1).max(255) });
+
+/** What a change would cost now: exactly one of quantity or interval. */
+export const PreviewChangeBodySchema = z
+  .strictObject({
+    quantity: QuantitySchema.optional(),
+    interval: IntervalSchema.optional(),
+  })
+  .refine((b) => (b.quantity === undefined) !== (b.interval === undefined), {
+    message: 'Give either a new quantity or a new billing interval',
+  });
+export type PreviewChangeBody = z.input<typeof PreviewChangeBodySchema>;
+
+export const InvoiceLineSchema = z.object({
+  description: z.string(),
+  quantity: z.number().int(),
+  unitAmount: z.number().int(),
+  amount: z.number().int(),
+  periodStart: z.string(),
+  periodEnd: z.string(),
+});
+export type InvoiceLineItem = z.infer<typeof InvoiceLineSchema>;
+
+/**
+ * The invoice a change would produce now: `amountDue` is what the card is charged at once
+ * (after any account credit), `nextRenewalAt`/`nextRenewalAmount` the following regular charge.
+ */
+export const ChangePreviewSchema = z.object({
+  amountDue: z.number().int(),
+  subtotal: z.number().int(),
+  creditApplied: z.number().int(),
+  currency: z.string(),
+  nextRenewalAt: z.string(),
+  nextRenewalAmount: z.number().int(),
+  lines: z.array(InvoiceLineSchema),
+});
+export type ChangePreview = z.infer<typeof ChangePreviewSchema>;
+
+export const WebhookResponseSchema = z.object({ received: z.literal(true), duplicate: z.boolean().optional() });

@@ -74,19 +74,33 @@ export function createOutboxService(deps: { db: Db; clock: Clock; log: FastifyBa
     }
   }
 
-  /** Drain now (after a commit), coalescing concurrent calls. */
+  /**
+   * Drain now (after a commit), coalescing concurrent calls. A kick that arrives while a drain runs
+   * asks for one more pass: that drain may already have made its last claim before the caller's
+   * row was committed, and the row would otherwise wait for the next poll.
+   */
+  let again = false;
   function kick(): Promise<number> {
     if (stopped) return Promise.resolve(0);
-    if (!running) {
-      running = drain()
-        .catch((err) => {
-          deps.log.warn({ err }, 'outbox drain failed');
-          return 0;
-        })
-        .finally(() => {
-          running = undefined;
-        });
+    if (running) {
+      again = true;
+      return running;
     }
+    running = (async () => {
+      let handled = 0;
+      do {
+        again = false;
+        handled += await drain();
+      } while (again && !stopped);
+      return handled;
+    })()
+      .catch((err) => {
+        deps.log.warn({ err }, 'outbox drain failed');
+        return 0;
+      })
+      .finally(() => {
+        running = undefined;
+      });
     return running;
   }
 

@@ -1,0 +1,151 @@
+import type { InvoiceRow } from './billing.repository';
+
+/** Money in minor units for people: Intl.NumberFormat knows each currency's decimals (JPY has none). */
+export function formatMoney(amountMinor: number, currency: string, locale = 'en-US'): string {
+  const fmt = new Intl.NumberFormat(locale, { style: 'currency', currency: currency.toUpperCase() });
+  const digits = fmt.resolvedOptions().maximumFractionDigits ?? 2;
+  return fmt.format(amountMinor / 10 ** digits);
+}
+
+const dateFmt = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+export const formatDate = (d: Date) => dateFmt.format(d);
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+export type Mail = { to: string; subject: string; text: string; html: string };
+
+function mail(to: string, subject: string, paragraphs: string[], link?: { href: string; label: string }): Mail {
+  const text = [...paragraphs, ...(link ? [`${link.label}: ${link.href}`] : [])].join('\n\n');
+  const html = [
+    ...paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`),
+    ...(link ? [`<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>`] : []),
+  ].join('\n');
+  return { to, subject, text, html };
+}
+
+export type ReceiptInput = {
+  to: string;
+  brand: string;
+  number: string;
+  amountPaid: number;
+  currency: string;
+  paidAt: Date;
+  description: string;
+  url: string;
+};
+
+/** 'Your receipt': the invoice number and the amount, formatted for people. */
+export function receiptMail(r: ReceiptInput): Mail {
+  const amount = formatMoney(r.amountPaid, r.currency);
+  return mail(
+    r.to,
+    `Your receipt for invoice ${r.number}`,
+    [
+      `Your receipt from ${r.brand}`,
+      `Invoice ${r.number}\nAmount paid: ${amount}\nDate: ${formatDate(r.paidAt)}\n${r.description}`,
+      'Thank you for your payment.',
+    ],
+    { href: r.url, label: 'View or print the invoice' },
+  );
+}
+
+export function paymentFailedMail(p: {
+  to: string;
+  brand: string;
+  number: string;
+  amountDue: number;
+  currency: string;
+  url: string;
+  accessUntil: Date;
+}): Mail {
+  return mail(
+    p.to,
+    `Your payment for invoice ${p.number} failed`,
+    [
+      `We could not charge your card ${formatMoney(p.amountDue, p.currency)} for invoice ${p.number}.`,
+      `Your license stays valid until ${formatDate(p.accessUntil)}. Add a working card on the billing page before the next billing date, or the subscription ends.`,
+    ],
+    { href: p.url, label: 'Open billing' },
+  );
+}
+
+export function subscriptionNoticeMail(p: { to: string; brand: string; subject: string; body: string; url: string }): Mail {
+  return mail(p.to, p.subject, [p.body, `${p.brand}`], { href: p.url, label: 'Open billing' });
+}
+
+/** A printable invoice page: self-contained HTML (inline styles only; no scripts, CSP allows none). */
+export function invoicePage(inv: InvoiceRow, brand: string): string {
+  const money = (n: number) => escapeHtml(formatMoney(n, inv.currency));
+  const subtotal = inv.lines.reduce((s, l) => s + l.amount, 0);
+  const creditApplied = Math.max(0, subtotal - inv.amountDue);
+  const creditAdded = Math.max(0, -subtotal);
+  const rows = inv.lines
+    .map(
+      (l) => `<tr>
+        <td>${escapeHtml(l.description)}<div class="muted">${escapeHtml(formatDate(new Date(l.periodStart)))} – ${escapeHtml(formatDate(new Date(l.periodEnd)))}</div></td>
+        <td class="num">${l.quantity}</td>
+        <td class="num">${money(l.unitAmount)}</td>
+        <td class="num">${money(l.amount)}</td>
+      </tr>`,
+    )
+    .join('\n');
+  const status = inv.status === 'paid' ? 'Paid' : inv.status === 'open' ? 'Unpaid' : inv.status;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Invoice ${escapeHtml(inv.number)} – ${escapeHtml(brand)}</title>
+<style>
+  body { font: 14px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1f2328; margin: 0; background: #f6f8fa; }
+  main { max-width: 760px; margin: 32px auto; background: #fff; padding: 40px; border: 1px solid #d0d7de; border-radius: 8px; }
+  h1 { font-size: 24px; margin: 0 0 4px; }
+  .muted { color: #59636e; font-size: 12px; }
+  .meta { display: flex; justify-content: space-between; gap: 24px; margin: 24px 0; flex-wrap: wrap; }
+  table { width: 100%; border-collapse: collapse; margin-top: 16px; }
+  th, td { text-align: left; padding: 8px 6px; border-bottom: 1px solid #d0d7de; vertical-align: top; }
+  th { font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: #59636e; }
+  .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+  tfoot td { border: 0; }
+  .total td { font-weight: 600; font-size: 16px; border-top: 2px solid #1f2328; }
+  .status { display: inline-block; padding: 2px 8px; border-radius: 999px; font-size: 12px; font-weight: 600; background: ${inv.status === 'paid' ? '#dafbe1' : '#fff8c5'}; }
+  .hint { margin-top: 32px; }
+  @media print { body { background: #fff; } main { border: 0; margin: 0; max-width: none; padding: 0; } .hint { display: none; } }
+</style>
+</head>
+<body>
+<main>
+  <h1>${escapeHtml(brand)}</h1>
+  <div class="muted">Invoice</div>
+  <div class="meta">
+    <div>
+      <div class="muted">Invoice number</div><strong>${escapeHtml(inv.number)}</strong>
+      <div class="muted">Date</div>${escapeHtml(formatDate(inv.createdAt))}
+      <div class="muted">Status</div><span class="status">${escapeHtml(status)}</span>
+    </div>
+    <div>
+      <div class="muted">Billed to</div>
+      ${escapeHtml(inv.customerName || 'Customer')}<br>${escapeHtml(inv.customerEmail ?? '')}
+      <div class="muted">Service period</div>${escapeHtml(formatDate(inv.periodStart))} – ${escapeHtml(formatDate(inv.periodEnd))}
+    </div>
+  </div>
+  <table>
+    <thead><tr><th>Description</th><th class="num">Qty</th><th class="num">Unit price</th><th class="num">Amount</th></tr></thead>
+    <tbody>
+${rows}
+    </tbody>
+    <tfoot>
+      <tr><td colspan="3" class="num">Subtotal</td><td class="num">${money(subtotal)}</td></tr>
+      ${creditApplied > 0 ? `<tr><td colspan="3" class="num">Account credit applied</td><td class="num">${money(-creditApplied)}</td></tr>` : ''}
+      ${creditAdded > 0 ? `<tr><td colspan="3" class="num">Credited to your account for later invoices</td><td class="num">${money(creditAdded)}</td></tr>` : ''}
+      <tr class="total"><td colspan="3" class="num">Amount due</td><td class="num">${money(inv.amountDue)}</td></tr>
+      <tr><td colspan="3" class="num">Amount paid</td><td class="num">${money(inv.amountPaid)}</td></tr>
+    </tfoot>
+  </table>
+  <p class="hint muted">To keep a copy, use your browser's Print command (Ctrl+P or ⌘P) and choose “Save as PDF”.</p>
+</main>
+</body>
+</html>`;
+}
