@@ -20,6 +20,7 @@ export function lockDataDir(dataDir: string): () => void {
       if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
         throw new Error(
           `Another portal process (pid ${pid}) is using DATA_DIR ${dataDir}. Stop it first, or set DATA_DIR to another folder.`,
+          { cause: err },
         );
       }
       rmSync(file, { force: true });
