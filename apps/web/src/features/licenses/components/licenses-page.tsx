@@ -1,23 +1,178 @@
-import { Button } from '@mantine/core';
-import { IconKey } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Button, Group, Paper, Stack } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconCreditCard, IconKey } from '@tabler/icons-react';
+import { LicenseKeySchema, type License } from '@portal/contract';
+import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
+import { ErrorDisplay } from '../../../components/error-display';
 import { PageFrame } from '../../../components/page-frame';
 import { PAGES } from '../../../lib/pages';
+import { useAppDispatch, useAppSelector } from '../../../lib/state/hooks';
+import { setHighlight } from '../../../lib/state/license-slice';
+import { useListLicensesQuery } from '../api';
+import { lastPage, LICENSES_PAGE_SIZE } from '../license-display';
+import { ListFooter } from './license-bits';
+import { LicenseDrawer } from './license-drawer';
+import { LicensesTable, LicensesTableSkeleton } from './licenses-table';
 
-/** /app/licenses */
+/** Phones (below Mantine's `sm`, 768 px) get cards instead of tables and a full-width drawer. */
+const COMPACT_QUERY = '(max-width: 47.99em)';
+
+function positiveInt(value: string | null): number {
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 1 ? n : 1;
+}
+
+/**
+ * ?highlight=<key> (a link from the dashboard or a purchase) goes into `license.highlight`, where
+ * other pages may also have put it, and leaves the address so a reload does not repeat it.
+ */
+function useHighlightFromUrl() {
+  const dispatch = useAppDispatch();
+  const [params, setParams] = useSearchParams();
+  const fromUrl = params.get('highlight');
+  useEffect(() => {
+    if (fromUrl === null) return;
+    const parsed = LicenseKeySchema.safeParse(fromUrl);
+    if (parsed.success) dispatch(setHighlight(parsed.data));
+    setParams(
+      (p) => {
+        p.delete('highlight');
+        return p;
+      },
+      { replace: true },
+    );
+  }, [dispatch, fromUrl, setParams]);
+  return useAppSelector((s) => s.license.highlight);
+}
+
+/** Scrolls once to the highlighted license when its row appears. */
+function useScrollToHighlight(highlight: string | null) {
+  const scrolledTo = useRef<string | null>(null);
+  return useCallback(
+    (element: HTMLElement | null) => {
+      if (!element || !highlight || scrolledTo.current === highlight) return;
+      scrolledTo.current = highlight;
+      element.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    },
+    [highlight],
+  );
+}
+
+/** /app/licenses: the customer's license keys, the nodes on each, and what can be done with them. */
 export function LicensesPage() {
-  return (
-    <PageFrame title={PAGES.licenses.title} description="Your license keys and the nodes activated on each of them.">
+  const [params, setParams] = useSearchParams();
+  const page = positiveInt(params.get('page'));
+  const openKey = params.get('license');
+  // Read at once (no server rendering here), so a phone never flashes the table first.
+  const compact = useMediaQuery(COMPACT_QUERY, undefined, { getInitialValueInEffect: false });
+  const highlight = useHighlightFromUrl();
+  const highlightRef = useScrollToHighlight(highlight);
+  const { data, currentData, error, isLoading, refetch } = useListLicensesQuery({ page, size: LICENSES_PAGE_SIZE });
+
+  const setParam = (name: string, value: string | null) =>
+    setParams(
+      (p) => {
+        if (value === null) p.delete(name);
+        else p.set(name, value);
+        return p;
+      },
+      { replace: true },
+    );
+
+  // The open license comes from the address (?license=<key>), so a reload or a shared link keeps it.
+  const open = data?.items.find((l) => l.licenseKey === openKey) ?? null;
+  // Keep showing the last license while the drawer slides out.
+  const [shown, setShown] = useState<License | null>(null);
+  useEffect(() => {
+    if (open) setShown(open);
+  }, [open]);
+
+  // A page past the end (fewer licenses than before, or an edited address) shows the last one.
+  const fallbackPage = currentData && currentData.items.length === 0 && page > 1 ? lastPage(currentData.total, LICENSES_PAGE_SIZE) : null;
+  useEffect(() => {
+    if (fallbackPage !== null && fallbackPage !== page) {
+      setParams(
+        (p) => {
+          if (fallbackPage === 1) p.delete('page');
+          else p.set('page', String(fallbackPage));
+          return p;
+        },
+        { replace: true },
+      );
+    }
+  }, [fallbackPage, page, setParams]);
+
+  const hasLicenses = Boolean(data && data.total > 0);
+  let content;
+  if (isLoading) {
+    content = <LicensesTableSkeleton />;
+  } else if (!data) {
+    content = (
+      <Paper withBorder p="lg">
+        <Group justify="space-between" gap="md">
+          <ErrorDisplay error={error} />
+          <Button variant="default" onClick={() => void refetch()}>
+            Try again
+          </Button>
+        </Group>
+      </Paper>
+    );
+  } else if (data.total === 0) {
+    content = (
       <EmptyState
         icon={<IconKey size={28} stroke={1.6} />}
         title="No licenses yet"
         description="A license key is issued as soon as you subscribe. Each key admits as many nodes as your subscription quantity."
         action={
-          <Button component={Link} to={PAGES.billing.path}>
+          <Button component={Link} to={PAGES.billing.path} leftSection={<IconCreditCard size={16} />}>
             Subscribe in Billing
           </Button>
         }
+      />
+    );
+  } else {
+    content = (
+      <Stack gap="sm">
+        {error ? <ErrorDisplay error={error} /> : null}
+        <LicensesTable
+          licenses={data.items}
+          highlight={highlight}
+          highlightRef={highlightRef}
+          onOpen={(key) => setParam('license', key)}
+          compact={compact}
+        />
+        <ListFooter
+          page={page}
+          size={LICENSES_PAGE_SIZE}
+          total={data.total}
+          noun={['license', 'licenses']}
+          onChange={(n) => setParam('page', n === 1 ? null : String(n))}
+          label="Pages of licenses"
+        />
+      </Stack>
+    );
+  }
+
+  return (
+    <PageFrame
+      title={PAGES.licenses.title}
+      description="Your license keys, the nodes activated on each, and when they expire."
+      actions={
+        hasLicenses ? (
+          <Button component={Link} to={PAGES.billing.path} variant="default" leftSection={<IconCreditCard size={16} />}>
+            Change nodes in Billing
+          </Button>
+        ) : null
+      }
+    >
+      {content}
+      <LicenseDrawer
+        license={open ?? shown}
+        opened={open !== null}
+        onClose={() => setParam('license', null)}
+        compact={compact}
       />
     </PageFrame>
   );

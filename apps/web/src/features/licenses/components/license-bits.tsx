@@ -1,0 +1,174 @@
+import type { ReactNode } from 'react';
+import { ActionIcon, Badge, CopyButton, Group, Pagination, Progress, Stack, Text, Tooltip, type TextProps } from '@mantine/core';
+import { IconCheck, IconCopy } from '@tabler/icons-react';
+import type { License } from '@portal/contract';
+import { formatDate, formatDateTime, formatRelative } from '../../../lib/format';
+import { expiryLevel, lastPage, pageSummary, STATUS_BADGE, USAGE_COLOR, usageLevel, type Tone } from '../license-display';
+import classes from './licenses.module.css';
+
+/** Text in a status colour (by meaning), dark enough to read in both schemes. */
+export function ToneText({ tone, children, ...rest }: TextProps & { tone: Tone | null; children: ReactNode }) {
+  return (
+    <Text {...rest} className={classes.tone} data-tone={tone ?? undefined}>
+      {children}
+    </Text>
+  );
+}
+
+/** A badge whose colour says what it means: green good, yellow attention, red a problem, grey inactive. */
+export function ToneBadge({ tone, color, children }: { tone: Tone; color: string; children: ReactNode }) {
+  return (
+    <Badge variant="light" color={color} radius="sm" tt="none" fw={600} className={classes.tone} data-tone={tone}>
+      {children}
+    </Badge>
+  );
+}
+
+const STATUS_TONE: Record<License['status'], Tone> = { active: 'ok', expired: 'danger', suspended: 'neutral' };
+
+export function StatusBadge({ status }: { status: License['status'] }) {
+  const { label, color } = STATUS_BADGE[status];
+  return (
+    <ToneBadge tone={STATUS_TONE[status]} color={color}>
+      {label}
+    </ToneBadge>
+  );
+}
+
+/** A small copy button with a tooltip ('Copy …' / 'Copied'). */
+export function CopyIcon({ value, label }: { value: string; label: string }) {
+  return (
+    <CopyButton value={value} timeout={1500}>
+      {({ copied, copy }) => (
+        <Tooltip label={copied ? 'Copied' : label} position="top">
+          <ActionIcon
+            variant="subtle"
+            color={copied ? 'green' : 'gray'}
+            size="sm"
+            aria-label={copied ? 'Copied' : label}
+            onClick={(event) => {
+              // Inside a clickable row: copying must not also open the row.
+              event.stopPropagation();
+              copy();
+            }}
+          >
+            {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
+          </ActionIcon>
+        </Tooltip>
+      )}
+    </CopyButton>
+  );
+}
+
+/** A license key in monospace with its copy button. */
+export function LicenseKeyText({ licenseKey, size = 'sm' }: { licenseKey: string; size?: TextProps['size'] }) {
+  return (
+    <Group gap={4} wrap="nowrap">
+      <Text component="span" size={size} fw={500} className={classes.key}>
+        {licenseKey}
+      </Text>
+      <CopyIcon value={licenseKey} label="Copy license key" />
+    </Group>
+  );
+}
+
+/** "2 / 5" and a bar: the accent while there is room, yellow near the limit, red at it. */
+export function NodesUsage({
+  activeNodes,
+  maxNodes,
+  wide = false,
+}: Pick<License, 'activeNodes' | 'maxNodes'> & { wide?: boolean }) {
+  const level = usageLevel(activeNodes, maxNodes);
+  const percent = maxNodes > 0 ? Math.min(100, (activeNodes / maxNodes) * 100) : 100;
+  const words = `${activeNodes} of ${maxNodes} node${maxNodes === 1 ? '' : 's'} in use`;
+  return (
+    <Stack gap={6} miw={wide ? undefined : 120} w={wide ? '100%' : undefined}>
+      {wide ? (
+        <Text size="sm" fw={500}>
+          {words}
+        </Text>
+      ) : (
+        <Text size="sm" fw={600} ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
+          {activeNodes} / {maxNodes}
+        </Text>
+      )}
+      <Progress.Root
+        size={wide ? 'md' : 'sm'}
+        radius="xl"
+        role="progressbar"
+        aria-label="Nodes in use"
+        aria-valuemin={0}
+        aria-valuemax={maxNodes}
+        aria-valuenow={activeNodes}
+        aria-valuetext={words}
+      >
+        <Progress.Section value={percent} color={USAGE_COLOR[level]} withAria={false} />
+      </Progress.Root>
+      {level === 'full' ? (
+        <ToneText tone="danger" size="xs" fw={500}>
+          Node limit reached
+        </ToneText>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** 'in 23 days' (yellow within 14 days, red once expired), with the date beneath. */
+export function ExpiryText({ license, now }: { license: Pick<License, 'expiresAt' | 'status'>; now?: Date }) {
+  const level = expiryLevel(license, now);
+  const relative = formatRelative(license.expiresAt, now);
+  const tone: Tone | null = level === 'expired' ? 'danger' : level === 'soon' ? 'warn' : null;
+  return (
+    <Tooltip label={formatDateTime(license.expiresAt)} position="top-start">
+      <Stack gap={0} style={{ whiteSpace: 'nowrap' }}>
+        <ToneText tone={tone} size="sm" fw={tone ? 600 : 500}>
+          {level === 'expired' ? `Expired ${relative}` : `Expires ${relative}`}
+        </ToneText>
+        <Text size="xs" c="dimmed">
+          {formatDate(license.expiresAt)}
+        </Text>
+      </Stack>
+    </Tooltip>
+  );
+}
+
+/** Under a list: how many rows are shown, and page controls when there is more than one page. */
+export function ListFooter({
+  page,
+  size,
+  total,
+  noun,
+  onChange,
+  label,
+}: {
+  page: number;
+  size: number;
+  total: number;
+  noun: [string, string];
+  onChange: (page: number) => void;
+  /** Names the page controls for screen readers, e.g. 'Pages of licenses'. */
+  label: string;
+}) {
+  const pages = lastPage(total, size);
+  return (
+    <Group justify="space-between" gap="sm" wrap="wrap">
+      <Text size="sm" c="dimmed" aria-live="polite">
+        {pageSummary(page, size, total, noun)}
+      </Text>
+      {pages > 1 ? (
+        <nav aria-label={label}>
+          <Pagination
+          total={pages}
+          value={Math.min(page, pages)}
+          onChange={onChange}
+          size="sm"
+          siblings={1}
+          boundaries={1}
+          getControlProps={(control) => ({ 'aria-label': `${control[0]!.toUpperCase()}${control.slice(1)} page` })}
+          getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
+          />
+        </nav>
+      ) : null}
+    </Group>
+  );
+}

@@ -1,0 +1,156 @@
+import { useState } from 'react';
+import { Alert, Anchor, Button, Drawer, Group, Paper, SimpleGrid, Stack } from '@mantine/core';
+import { IconAlertCircle, IconFileDownload, IconPlus, IconShieldCheck } from '@tabler/icons-react';
+import type { License } from '@portal/contract';
+import { Link } from 'react-router';
+import { ErrorDisplay } from '../../../components/error-display';
+import { track } from '../../../lib/analytics';
+import { formatDate } from '../../../lib/format';
+import { PAGES } from '../../../lib/pages';
+import { useDownloadLicenseFileMutation } from '../api';
+import { ActivateNodeForm } from './activate-node-form';
+import { ActivationHelp } from './activation-help';
+import { ExpiryText, LicenseKeyText, NodesUsage, StatusBadge } from './license-bits';
+import { NodesSection } from './nodes-table';
+import { ValidatePanel } from './validate-panel';
+
+type Panel = 'activate' | 'validate' | null;
+
+/** Saves text as a file through a temporary link (the file arrived with the session's cookie). */
+function saveFile(filename: string, text: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoked a little later: the browser reads the blob after the click returns.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+function InactiveNotice({ license }: { license: License }) {
+  if (license.status === 'active') return null;
+  if (license.status === 'expired') {
+    return (
+      <Alert variant="light" color="red" icon={<IconAlertCircle size={18} />} title="This license has expired">
+        It ended on {formatDate(license.expiresAt)}: its nodes fail validation and no node can be activated. Renew the
+        subscription in{' '}
+        <Anchor component={Link} to={PAGES.billing.path} inherit>
+          Billing
+        </Anchor>{' '}
+        to use it again.
+      </Alert>
+    );
+  }
+  return (
+    <Alert variant="light" color="gray" icon={<IconAlertCircle size={18} />} title="This license is suspended">
+      Its nodes fail validation and no node can be activated. If you think this is a mistake,{' '}
+      <Anchor component={Link} to={PAGES.support.path} inherit>
+        contact support
+      </Anchor>
+      .
+    </Alert>
+  );
+}
+
+function LicenseDetail({ license, compact }: { license: License; compact: boolean }) {
+  const { licenseKey } = license;
+  const [panel, setPanel] = useState<Panel>(null);
+  const [download, { isLoading: downloading, error: downloadError }] = useDownloadLicenseFileMutation();
+  const toggle = (next: Exclude<Panel, null>) => setPanel((p) => (p === next ? null : next));
+
+  const onDownload = async () => {
+    const result = await download({ licenseKey });
+    if ('error' in result) return;
+    saveFile(result.data.filename, result.data.text);
+    track('license_file_downloaded');
+  };
+
+  return (
+    <Stack gap="lg">
+      <Paper withBorder p="md">
+        <Stack gap="md">
+          <Group justify="space-between" gap="sm" wrap="wrap">
+            <LicenseKeyText licenseKey={licenseKey} size={compact ? 'sm' : 'md'} />
+            <StatusBadge status={license.status} />
+          </Group>
+          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="lg" verticalSpacing="md">
+            <NodesUsage activeNodes={license.activeNodes} maxNodes={license.maxNodes} wide />
+            <ExpiryText license={license} />
+          </SimpleGrid>
+          <InactiveNotice license={license} />
+          <Group gap="sm" wrap="wrap">
+            <Button
+              leftSection={<IconPlus size={16} />}
+              variant={panel === 'activate' ? 'filled' : 'light'}
+              aria-expanded={panel === 'activate'}
+              aria-controls="license-panel-activate"
+              onClick={() => toggle('activate')}
+            >
+              Activate node
+            </Button>
+            <Button
+              leftSection={<IconShieldCheck size={16} />}
+              variant={panel === 'validate' ? 'filled' : 'light'}
+              aria-expanded={panel === 'validate'}
+              aria-controls="license-panel-validate"
+              onClick={() => toggle('validate')}
+            >
+              Validate
+            </Button>
+            <Button
+              leftSection={<IconFileDownload size={16} />}
+              variant="default"
+              loading={downloading}
+              onClick={() => void onDownload()}
+            >
+              Download license file
+            </Button>
+          </Group>
+          <ErrorDisplay error={downloadError} />
+        </Stack>
+      </Paper>
+      {panel === 'activate' ? (
+        <div id="license-panel-activate">
+          <ActivateNodeForm licenseKey={licenseKey} onCancel={() => setPanel(null)} />
+        </div>
+      ) : null}
+      {panel === 'validate' ? (
+        <div id="license-panel-validate">
+          <ValidatePanel licenseKey={licenseKey} onClose={() => setPanel(null)} />
+        </div>
+      ) : null}
+      <NodesSection licenseKey={licenseKey} compact={compact} />
+      <ActivationHelp licenseKey={licenseKey} />
+    </Stack>
+  );
+}
+
+export interface LicenseDrawerProps {
+  /** The license shown; kept by the caller while the drawer closes. */
+  license: License | null;
+  opened: boolean;
+  onClose: () => void;
+  /** Full width, cards instead of tables (phones). */
+  compact: boolean;
+}
+
+/** One license: its figures, the actions on it (activate, validate, license file), its nodes and how nodes activate. */
+export function LicenseDrawer({ license, opened, onClose, compact }: LicenseDrawerProps) {
+  return (
+    <Drawer
+      opened={opened && license !== null}
+      onClose={onClose}
+      position="right"
+      size={compact ? '100%' : 'xl'}
+      padding={compact ? 'md' : 'lg'}
+      title="License details"
+      closeButtonProps={{ 'aria-label': 'Close license details' }}
+      styles={{ title: { fontWeight: 650, fontSize: 'var(--mantine-font-size-lg)' } }}
+      overlayProps={{ backgroundOpacity: 0.35, blur: 2 }}
+    >
+      {license ? <LicenseDetail key={license.licenseKey} license={license} compact={compact} /> : null}
+    </Drawer>
+  );
+}

@@ -1,0 +1,145 @@
+import type { Ref } from 'react';
+import { Button, Group, Paper, Skeleton, Stack, Table, VisuallyHidden } from '@mantine/core';
+import { IconChevronRight } from '@tabler/icons-react';
+import type { License } from '@portal/contract';
+import { ExpiryText, LicenseKeyText, NodesUsage, StatusBadge } from './license-bits';
+import classes from './licenses.module.css';
+
+export interface LicensesTableProps {
+  licenses: License[];
+  /** The key of the license the user came for (license.highlight), marked and scrolled to. */
+  highlight: string | null;
+  /** Receives the element of the highlighted license, so the page can scroll to it. */
+  highlightRef?: Ref<HTMLElement>;
+  onOpen: (licenseKey: string) => void;
+  /** Cards instead of a table on phones. */
+  compact: boolean;
+}
+
+const openLabel = (key: string) => `Open license ${key}`;
+
+/** The customer's licenses: key, status, nodes used of allowed, expiry; a row (or Open) opens one. */
+export function LicensesTable({ licenses, highlight, highlightRef, onOpen, compact }: LicensesTableProps) {
+  if (compact) {
+    return (
+      <Stack gap="sm" aria-label="Licenses" role="list">
+        {licenses.map((license) => {
+          const marked = license.licenseKey === highlight;
+          return (
+            <Paper
+              key={license.licenseKey}
+              role="listitem"
+              withBorder
+              p="md"
+              className={classes.card}
+              mod={{ highlighted: marked }}
+              aria-current={marked ? 'true' : undefined}
+              ref={marked ? (highlightRef as Ref<HTMLDivElement>) : undefined}
+            >
+              <Stack gap="sm">
+                <Group justify="space-between" gap="xs" wrap="nowrap">
+                  <LicenseKeyText licenseKey={license.licenseKey} size="xs" />
+                  <StatusBadge status={license.status} />
+                </Group>
+                <NodesUsage activeNodes={license.activeNodes} maxNodes={license.maxNodes} wide />
+                <Group justify="space-between" align="flex-end" gap="xs" wrap="nowrap">
+                  <ExpiryText license={license} />
+                  <Button
+                    variant="light"
+                    size="xs"
+                    rightSection={<IconChevronRight size={14} />}
+                    aria-label={openLabel(license.licenseKey)}
+                    onClick={() => onOpen(license.licenseKey)}
+                  >
+                    Open
+                  </Button>
+                </Group>
+              </Stack>
+            </Paper>
+          );
+        })}
+      </Stack>
+    );
+  }
+
+  return (
+    <Paper withBorder>
+      <Table.ScrollContainer minWidth={760} type="native">
+        <Table highlightOnHover verticalSpacing="sm" horizontalSpacing="md" aria-label="Licenses">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>License key</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th ta="right">Nodes in use</Table.Th>
+              <Table.Th>Expires</Table.Th>
+              <Table.Th>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {licenses.map((license) => {
+              const marked = license.licenseKey === highlight;
+              return (
+                <Table.Tr
+                  key={license.licenseKey}
+                  className={marked ? `${classes.row} ${classes.highlighted}` : classes.row}
+                  aria-current={marked ? 'true' : undefined}
+                  ref={marked ? (highlightRef as Ref<HTMLTableRowElement>) : undefined}
+                  // The Open button is the keyboard way in; the whole row is a larger target for the mouse.
+                  onClick={() => onOpen(license.licenseKey)}
+                >
+                  <Table.Td>
+                    <LicenseKeyText licenseKey={license.licenseKey} />
+                  </Table.Td>
+                  <Table.Td>
+                    <StatusBadge status={license.status} />
+                  </Table.Td>
+                  <Table.Td>
+                    <NodesUsage activeNodes={license.activeNodes} maxNodes={license.maxNodes} />
+                  </Table.Td>
+                  <Table.Td>
+                    <ExpiryText license={license} />
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    <Button
+                      variant="subtle"
+                      size="xs"
+                      rightSection={<IconChevronRight size={14} />}
+                      aria-label={openLabel(license.licenseKey)}
+                      onClick={(event) => {
+                        event.stopPropagation();
+                        onOpen(license.licenseKey);
+                      }}
+                    >
+                      Open
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Paper>
+  );
+}
+
+/** The table's shape while the first page loads. */
+export function LicensesTableSkeleton({ rows = 3 }: { rows?: number }) {
+  return (
+    <Paper withBorder p="md" aria-busy="true" aria-label="Loading licenses">
+      <Stack gap="md">
+        <Skeleton height={14} width="40%" radius="sm" />
+        {Array.from({ length: rows }, (_, i) => (
+          <Group key={i} gap="lg" wrap="nowrap">
+            <Skeleton height={18} width="38%" radius="sm" />
+            <Skeleton height={18} width="12%" radius="xl" />
+            <Skeleton height={8} width="20%" radius="xl" />
+            <Skeleton height={18} width="16%" radius="sm" />
+          </Group>
+        ))}
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,83 @@
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { MODAL_BACKDROP_TRANSITION_MS, MODAL_TRANSITION_MS, type LicenseNode } from '@portal/contract';
+import { ErrorDisplay } from '../../../components/error-display';
+import { track } from '../../../lib/analytics';
+import { useReleaseNodeMutation } from '../api';
+import classes from './licenses.module.css';
+
+export interface ReleaseNodeModalProps {
+  licenseKey: string;
+  /** The node to release (kept while the modal closes, so its text stays during the transition). */
+  node: LicenseNode | null;
+  opened: boolean;
+  onClose: () => void;
+}
+
+export const nodeName = (node: Pick<LicenseNode, 'hostname' | 'fingerprint'>) => node.hostname || node.fingerprint;
+
+/**
+ * Asks before releasing a node: the machine loses its slot at once and fails validation until it
+ * is activated again. A Mantine modal of its own (above the license drawer), not the app's modal host.
+ */
+export function ReleaseNodeModal({ licenseKey, node, opened, onClose }: ReleaseNodeModalProps) {
+  const [release, { isLoading, error, reset }] = useReleaseNodeMutation();
+
+  const close = () => {
+    reset();
+    onClose();
+  };
+
+  const confirm = async () => {
+    if (!node) return;
+    const result = await release({ licenseKey, id: node.id });
+    if ('error' in result) return;
+    track('license_node_released');
+    notifications.show({ color: 'green', title: 'Node released', message: `${nodeName(node)} no longer uses a slot.` });
+    close();
+  };
+
+  return (
+    <Modal
+      opened={opened && node !== null}
+      onClose={close}
+      title="Release this node?"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      centered
+      radius="lg"
+      padding="lg"
+      // Above the license drawer it opens from.
+      zIndex={400}
+      transitionProps={{ duration: MODAL_TRANSITION_MS }}
+      overlayProps={{ backgroundOpacity: 0.45, blur: 2, transitionProps: { duration: MODAL_BACKDROP_TRANSITION_MS } }}
+      styles={{ title: { fontWeight: 600, fontSize: 'var(--mantine-font-size-lg)' } }}
+    >
+      {node ? (
+        <Stack gap="md">
+          <Text size="sm">
+            <Text component="span" fw={600} inherit>
+              {node.hostname || 'This node'}
+            </Text>{' '}
+            (fingerprint{' '}
+            <Text component="span" inherit className={classes.key}>
+              {node.fingerprint}
+            </Text>
+            ) frees its slot on this license at once.
+          </Text>
+          <Text size="sm" c="dimmed">
+            The machine fails validation from now on. It can be activated again later if a slot is free.
+          </Text>
+          <ErrorDisplay error={error} />
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={close} disabled={isLoading}>
+              Cancel
+            </Button>
+            <Button color="red" onClick={() => void confirm()} loading={isLoading}>
+              Release node
+            </Button>
+          </Group>
+        </Stack>
+      ) : null}
+    </Modal>
+  );
+}

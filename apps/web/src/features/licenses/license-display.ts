@@ -1,0 +1,148 @@
+import {
+  LICENSE_EXPIRING_SOON_DAYS,
+  NODE_STALE_AFTER_HOURS,
+  type License,
+  type LicenseNode,
+  type ValidateResponse,
+} from '@portal/contract';
+import { formatDate } from '../../lib/format';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** How full a license is: 'full' at the limit, 'near' when close to it. */
+export type UsageLevel = 'normal' | 'near' | 'full';
+
+/**
+ * 'full' when every slot is taken; 'near' from 80 % of the slots, or when a single slot is left on
+ * a license of 3 nodes or more (the next machine takes the last one).
+ */
+export function usageLevel(activeNodes: number, maxNodes: number): UsageLevel {
+  if (activeNodes >= maxNodes) return 'full';
+  if (activeNodes >= maxNodes * 0.8 || (maxNodes >= 3 && maxNodes - activeNodes === 1)) return 'near';
+  return 'normal';
+}
+
+/** Colour of the usage bar by meaning: the accent while there is room, yellow near the limit, red at it. */
+export const USAGE_COLOR: Record<UsageLevel, string | undefined> = { normal: undefined, near: 'yellow', full: 'red' };
+
+export type ExpiryLevel = 'expired' | 'soon' | 'later';
+
+/** 'expired' once the end has passed (or the server says so), 'soon' within LICENSE_EXPIRING_SOON_DAYS. */
+export function expiryLevel(license: Pick<License, 'expiresAt' | 'status'>, now: Date = new Date()): ExpiryLevel {
+  const left = new Date(license.expiresAt).getTime() - now.getTime();
+  if (license.status === 'expired' || left <= 0) return 'expired';
+  if (left <= LICENSE_EXPIRING_SOON_DAYS * DAY_MS) return 'soon';
+  return 'later';
+}
+
+/** A node not seen for more than NODE_STALE_AFTER_HOURS hours. */
+export function isStale(node: Pick<LicenseNode, 'lastSeenAt'>, now: Date = new Date()): boolean {
+  return now.getTime() - new Date(node.lastSeenAt).getTime() > NODE_STALE_AFTER_HOURS * HOUR_MS;
+}
+
+/** Status badges by meaning: green active, red expired, grey suspended (inactive). */
+export const STATUS_BADGE: Record<License['status'], { label: string; color: string }> = {
+  active: { label: 'Active', color: 'green' },
+  expired: { label: 'Expired', color: 'red' },
+  suspended: { label: 'Suspended', color: 'gray' },
+};
+
+export type Tone = 'ok' | 'warn' | 'danger' | 'neutral';
+
+export interface ValidationExplanation {
+  /** A short heading, e.g. 'Valid'. */
+  title: string;
+  /** The answer in one or two sentences. */
+  text: string;
+  tone: Tone;
+}
+
+/** The answer of POST /validate in words, for people (the node software reads the codes). */
+export function explainValidation(
+  answer: ValidateResponse,
+  { fingerprint, locale }: { fingerprint?: string; locale?: string } = {},
+): ValidationExplanation {
+  const l = answer.license;
+  const fp = answer.node?.fingerprint ?? fingerprint;
+  const thisNode = fp ? `node ${fp}` : 'this fingerprint';
+  const usage = l ? `${l.activeNodes} of ${plural(l.maxNodes, 'node')} in use` : '';
+  const expires = l ? formatDate(l.expiresAt, locale) : '';
+  switch (answer.code) {
+    case 'VALID':
+      return {
+        title: 'Valid',
+        text: fp
+          ? `This license is valid and node ${fp} is activated on it: ${usage}, expires on ${expires}.`
+          : `This license is valid: ${usage}, expires on ${expires}.`,
+        tone: 'ok',
+      };
+    case 'EXPIRED':
+      return {
+        title: 'Expired',
+        text: `This license expired on ${expires}, so no node may run on it. Renew the subscription in Billing to use it again.`,
+        tone: 'danger',
+      };
+    case 'SUSPENDED':
+      return {
+        title: 'Suspended',
+        text: 'This license is suspended, so no node may run on it. Contact support if you think this is a mistake.',
+        tone: 'neutral',
+      };
+    case 'NOT_ACTIVATED': {
+      const free = l ? l.maxNodes - l.activeNodes : 0;
+      return {
+        title: 'Not activated',
+        text: `The license is valid, but ${thisNode} is not activated on it yet. ${free === 1 ? 'Activating it would take the last free slot' : `Activating it would take one of the ${free} free slots`} (${usage}).`,
+        tone: 'warn',
+      };
+    }
+    case 'NODE_LIMIT_REACHED':
+      return {
+        title: 'Node limit reached',
+        text: `${thisNode[0]!.toUpperCase()}${thisNode.slice(1)} is not activated, and all ${plural(l?.maxNodes ?? 0, 'node')} of this license are in use. Release a node you no longer use, or raise the subscription quantity in Billing.`,
+        tone: 'danger',
+      };
+    case 'NOT_FOUND':
+      return { title: 'Not found', text: 'No license has this key. Check the key and try again.', tone: 'danger' };
+  }
+}
+
+/** Mantine colour of each tone. */
+export const TONE_COLOR: Record<Tone, string> = { ok: 'green', warn: 'yellow', danger: 'red', neutral: 'gray' };
+
+/** The shell command a machine runs to activate itself (its machine id as the fingerprint). */
+export function activateCommand(origin: string, licenseKey: string): string {
+  return [
+    `curl -sS -X POST ${origin}/api/licenses/${licenseKey}/activate \\`,
+    `  -H 'content-type: application/json' \\`,
+    `  -d "{\\"fingerprint\\":\\"$(cat /etc/machine-id)\\",\\"hostname\\":\\"$(hostname)\\"}"`,
+  ].join('\n');
+}
+
+/** The shell command a machine runs to check its license (a fresh nonce guards against replays). */
+export function validateCommand(origin: string, licenseKey: string): string {
+  return [
+    `curl -sS -X POST ${origin}/api/licenses/${licenseKey}/validate \\`,
+    `  -H 'content-type: application/json' \\`,
+    `  -d "{\\"fingerprint\\":\\"$(cat /etc/machine-id)\\",\\"nonce\\":\\"$(openssl rand -hex 16)\\"}"`,
+  ].join('\n');
+}
+
+/** Rows per page (the specification leaves page sizes open). */
+export const LICENSES_PAGE_SIZE = 10;
+export const NODES_PAGE_SIZE = 10;
+
+/** 'Showing 11–20 of 34 nodes'. */
+export function pageSummary(page: number, size: number, total: number, noun: [string, string]): string {
+  const word = total === 1 ? noun[0] : noun[1];
+  if (total === 0) return `No ${noun[1]}`;
+  const first = (page - 1) * size + 1;
+  const last = Math.min(total, page * size);
+  return first === 1 && last === total ? `${total} ${word}` : `Showing ${first}–${last} of ${total} ${word}`;
+}
+
+/** The last page that has rows (a page emptied by a release falls back to it). */
+export const lastPage = (total: number, size: number) => Math.max(1, Math.ceil(total / size));

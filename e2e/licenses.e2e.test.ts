@@ -1,0 +1,232 @@
+import { readFileSync } from 'node:fs';
+import { request as playwrightRequest, type Locator, type Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { baseUrl, openBrowser, screenshot, signInByApi, uniqueEmail, type Browser } from './fixtures';
+
+let b: Browser | undefined;
+afterEach(async () => {
+  await b?.close();
+  b = undefined;
+});
+
+/**
+ * Buys a subscription of `quantity` nodes through the billing API (local engine, Stripe's test
+ * card), which issues its license; answers the license key.
+ */
+async function buyLicense(page: Page, quantity = 3): Promise<string> {
+  const req = page.context().request;
+  const headers = { origin: baseUrl };
+  const setup = await req.post(`${baseUrl}/api/billing/intents/setup`, { headers });
+  expect(setup.status(), await setup.text()).toBe(200);
+  const { clientSecret } = (await setup.json()) as { clientSecret: string };
+  const card = await req.post(`${baseUrl}/api/billing/local/confirm-setup`, {
+    headers,
+    data: { clientSecret, number: '4242424242424242', expMonth: 12, expYear: new Date().getFullYear() + 1, cvc: '123' },
+  });
+  expect(card.status(), await card.text()).toBe(201);
+  const checkout = await req.post(`${baseUrl}/api/billing/intents/checkout`, {
+    headers,
+    data: { interval: 'month', quantity },
+  });
+  expect(checkout.status(), await checkout.text()).toBe(201);
+  const { subscription } = (await checkout.json()) as { subscription: { licenseKey: string | null } };
+  expect(subscription.licenseKey).toMatch(/^[2-9A-HJKMNP-Z]{5}(-[2-9A-HJKMNP-Z]{5}){4}$/);
+  return subscription.licenseKey!;
+}
+
+const noHorizontalOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+/** Waits until the drawer has slid in completely (its right edge on the viewport's), for screenshots. */
+async function drawerSettled(page: Page, drawer: Locator) {
+  const width = page.viewportSize()!.width;
+  await expect
+    .poll(async () => {
+      const box = await drawer.boundingBox();
+      return box ? Math.abs(box.x + box.width - width) < 1 : false;
+    })
+    .toBe(true);
+  await transitionsDone(page);
+}
+
+/** No CSS transition running (drawer and overlay slides, button loaders fading), for screenshots. */
+async function transitionsDone(page: Page) {
+  await expect.poll(() => page.evaluate(() => document.getAnimations().filter((a) => a instanceof CSSTransition).length)).toBe(0);
+}
+
+describe('licenses page without licenses', () => {
+  it('shows the empty state with the way to Billing (1280 and 390 px)', async () => {
+    b = await openBrowser({ width: 1280, height: 800 });
+    const { page } = b;
+    await signInByApi(page, uniqueEmail('lic-empty'));
+    await page.goto('/app/licenses');
+    await page.getByRole('heading', { level: 1, name: 'Licenses' }).waitFor();
+    await page.getByText('No licenses yet').waitFor();
+    const buy = page.getByRole('link', { name: 'Subscribe in Billing' });
+    expect(await buy.getAttribute('href')).toBe('/app/billing');
+    await screenshot(page, 'licenses-empty-1280');
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByText('No licenses yet').waitFor();
+    await screenshot(page, 'licenses-empty-390');
+    expect(await noHorizontalOverflow(page)).toBe(true);
+
+    await buy.click();
+    await page.waitForURL('**/app/billing');
+  });
+});
+
+describe('licenses page with a license', () => {
+  it('shows the license, activates, validates, sees a field machine, releases and downloads the file', async () => {
+    b = await openBrowser({ width: 1280, height: 800 });
+    const { page } = b;
+    await signInByApi(page, uniqueEmail('lic-owner'));
+    const key = await buyLicense(page, 3);
+
+    // The license the user came for (?highlight=) is marked, and the parameter leaves the address.
+    await page.goto(`/app/licenses?highlight=${key}`);
+    const table = page.getByRole('table', { name: 'Licenses' });
+    const row = table.getByRole('row').filter({ hasText: key });
+    await row.waitFor();
+    await page.waitForURL((url) => !url.search.includes('highlight'));
+    expect(await row.getAttribute('aria-current')).toBe('true');
+    expect(await row.getByText('Active').isVisible()).toBe(true);
+    expect(await row.getByText('0 / 3').isVisible()).toBe(true);
+    expect(await row.getByText(/^Expires in \d+ (days|month)/).isVisible()).toBe(true);
+    await screenshot(page, 'licenses-data-1280');
+
+    // Activate a node from the form.
+    await row.getByRole('button', { name: `Open license ${key}` }).click();
+    const drawer = page.getByRole('dialog', { name: 'License details' });
+    await drawer.getByText('No nodes activated yet').waitFor();
+    await drawer.getByRole('button', { name: 'Activate node' }).click();
+    await drawer.getByRole('button', { name: 'Activate', exact: true }).click();
+    await drawer.getByText('Enter the node fingerprint').waitFor();
+    await drawer.getByRole('textbox', { name: /^Fingerprint/ }).fill('fp-e2e-1');
+    await drawer.getByRole('textbox', { name: /^Hostname/ }).fill('web-01');
+    await drawer.getByRole('button', { name: 'Activate', exact: true }).click();
+    await drawer.getByText('Node web-01 is activated: 1 of 3 nodes in use.').waitFor();
+    const nodes = drawer.getByRole('table', { name: 'Nodes' });
+    await nodes.getByRole('row').filter({ hasText: 'web-01' }).waitFor();
+    expect(await nodes.getByText('fp-e2e-1').isVisible()).toBe(true);
+    await expect.poll(() => row.getByText('1 / 3').count()).toBe(1);
+
+    // Validate says the answer in words.
+    await drawer.getByRole('button', { name: 'Validate', exact: true }).click();
+    await drawer.getByText(/^This license is valid: 1 of 3 nodes in use, expires on .+\.$/).waitFor();
+    await drawer.getByRole('textbox', { name: /^Fingerprint/ }).fill('fp-unknown');
+    await drawer.getByRole('button', { name: 'Check again' }).click();
+    await drawer.getByText(/node fp-unknown is not activated on it yet/).waitFor();
+
+    // A field machine activates itself with the key alone (no cookies), and appears after a reload.
+    const field = await playwrightRequest.newContext();
+    try {
+      const answer = await field.post(`${baseUrl}/api/licenses/${key}/activate`, {
+        data: { fingerprint: 'fp-field-2', hostname: 'field-02' },
+      });
+      expect(answer.status(), await answer.text()).toBe(201);
+      expect(answer.headers()['signature']).toBeTruthy();
+    } finally {
+      await field.dispose();
+    }
+    await page.reload();
+    const reopened = page.getByRole('dialog', { name: 'License details' });
+    await reopened.getByRole('table', { name: 'Nodes' }).getByText('field-02').waitFor();
+    expect(await reopened.getByText('2 of 3 nodes in use').isVisible()).toBe(true);
+    await drawerSettled(page, reopened);
+    await screenshot(page, 'licenses-drawer-1280');
+
+    // The last slot, then the limit: NODE_LIMIT_REACHED's message through the error display.
+    await reopened.getByRole('button', { name: 'Activate node' }).click();
+    await reopened.getByRole('textbox', { name: /^Fingerprint/ }).fill('fp-e2e-3');
+    await reopened.getByRole('button', { name: 'Activate', exact: true }).click();
+    await reopened.getByText('3 of 3 nodes in use').first().waitFor();
+    await reopened.getByRole('textbox', { name: /^Fingerprint/ }).fill('fp-e2e-4');
+    await reopened.getByRole('button', { name: 'Activate', exact: true }).click();
+    const limit = reopened
+      .getByRole('alert')
+      .filter({ hasText: 'Error: This license allows 3 nodes and all of them are in use.' });
+    await limit.waitFor();
+    await transitionsDone(page);
+    await screenshot(page, 'licenses-limit-1280');
+    await reopened.getByRole('button', { name: 'Close', exact: true }).click();
+
+    // Release a node, with a confirmation.
+    await reopened.getByRole('button', { name: 'Release node field-02' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Release this node?' });
+    await confirm.getByText('frees its slot on this license at once').waitFor();
+    await transitionsDone(page);
+    await screenshot(page, 'licenses-release-1280');
+    await confirm.getByRole('button', { name: 'Release node', exact: true }).click();
+    await expect.poll(() => confirm.isVisible()).toBe(false);
+    await expect.poll(() => reopened.getByText('field-02').count()).toBe(0);
+    await reopened.getByText('2 of 3 nodes in use').waitFor();
+
+    // Download the signed license file.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      reopened.getByRole('button', { name: 'Download license file' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`license-${key}.json`);
+    const file = JSON.parse(readFileSync(await download.path(), 'utf8')) as {
+      license: { key: string; maxNodes: number };
+      algorithm: string;
+      signature: string;
+    };
+    expect(file.license.key).toBe(key);
+    expect(file.license.maxNodes).toBe(3);
+    expect(file.algorithm).toBe('Ed25519');
+    expect(file.signature.length).toBeGreaterThan(40);
+
+    // Closing the drawer leaves the table with the current figures.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => reopened.isVisible()).toBe(false);
+    await expect.poll(() => row.getByText('2 / 3').isVisible()).toBe(true);
+
+    // The dark scheme (following the system setting).
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await row.getByRole('button', { name: `Open license ${key}` }).click();
+    await drawerSettled(page, reopened);
+    await screenshot(page, 'licenses-drawer-dark-1280');
+  });
+
+  it('fits a 390 px phone: cards, a full-width license view, no sideways scrolling', async () => {
+    b = await openBrowser({ width: 390, height: 844 });
+    const { page } = b;
+    await signInByApi(page, uniqueEmail('lic-phone'));
+    const key = await buyLicense(page, 2);
+    const field = await playwrightRequest.newContext();
+    try {
+      const answer = await field.post(`${baseUrl}/api/licenses/${key}/activate`, {
+        data: { fingerprint: 'c6f1e0a4b8d24f1a9e3b7c5d2a1f0e9d', hostname: 'hv-node-01.rack3.example.net' },
+      });
+      expect(answer.status()).toBe(201);
+    } finally {
+      await field.dispose();
+    }
+    await page.goto('/app/licenses');
+    const card = page.getByRole('listitem').filter({ hasText: key });
+    await card.waitFor();
+    expect(await card.getByText('1 of 2 nodes in use').isVisible()).toBe(true);
+    await screenshot(page, 'licenses-data-390');
+    expect(await noHorizontalOverflow(page)).toBe(true);
+
+    await card.getByRole('button', { name: `Open license ${key}` }).click();
+    const drawer = page.getByRole('dialog', { name: 'License details' });
+    await drawer.getByText('hv-node-01.rack3.example.net').waitFor();
+    await drawer.getByRole('button', { name: 'Validate', exact: true }).click();
+    await drawer.getByText(/^This license is valid/).waitFor();
+    await drawerSettled(page, drawer);
+    await screenshot(page, 'licenses-drawer-390');
+
+    // Nodes as cards, and the commands scrolling inside their own boxes.
+    await drawer.getByRole('button', { name: 'Close', exact: true }).click();
+    const nodes = drawer.getByRole('list', { name: 'Nodes' });
+    await nodes.scrollIntoViewIfNeeded();
+    expect(await nodes.getByRole('button', { name: 'Release node hv-node-01.rack3.example.net' }).isVisible()).toBe(true);
+    const drawerBox = (await drawer.boundingBox())!;
+    const nodesBox = (await nodes.boundingBox())!;
+    expect(nodesBox.x + nodesBox.width).toBeLessThanOrEqual(drawerBox.x + drawerBox.width);
+    await transitionsDone(page);
+    await screenshot(page, 'licenses-drawer-nodes-390');
+  });
+});
