@@ -35,13 +35,16 @@ function vitest(name, args) {
   runs.push({ name, passed, failed, skipped });
 }
 
-if (only !== 'e2e') vitest('unit', []);
-if (only !== 'unit') {
-  console.log('\n=== building the web app for the browser tests ===');
+// The production build first: the browser tests and the server's start-up tests serve it.
+let built = true;
+if (only !== 'unit' || !existsSync(path.join(root, 'apps/web/dist/index.html'))) {
+  console.log('\n=== building the web app ===');
   const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
-  if (build.status !== 0) runs.push({ name: 'web build', passed: 0, failed: 1, skipped: 0 });
-  else vitest('e2e', ['--config', 'e2e/vitest.config.ts']);
+  built = build.status === 0;
+  if (!built) runs.push({ name: 'web build', passed: 0, failed: 1, skipped: 0 });
 }
+if (only !== 'e2e') vitest('unit', []);
+if (only !== 'unit' && built) vitest('e2e', ['--config', 'e2e/vitest.config.ts']);
 
 const sum = (k) => runs.reduce((n, r) => n + r[k], 0);
 console.log('');

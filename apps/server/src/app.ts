@@ -58,12 +58,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
       },
     },
-    // A hop count is accepted at run time, though the type omits it.
-    trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
+    trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.requestTimeoutMs * 2,
-    return503OnClosing: true,
+    // Our own 503 while closing (registerLoadShedding), in the portal's error shape.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -76,9 +76,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const mailer =
     overrides.mailer ??
     (config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : fileMailer(path.join(config.dataDir, 'outbox'), config.mailFrom, app.log));
-  const limiter =
-    overrides.limiter ??
-    (config.redisUrl ? redisRateLimiter(new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true })) : memoryRateLimiter());
+  const limiter = overrides.limiter ?? (config.redisUrl ? redisLimiter(config.redisUrl, app.log) : memoryRateLimiter());
   const services = createServices({ config, db: database.db, clock, log: app.log, mailer });
 
   const webDist = overrides.webDist ?? WEB_DIST;
@@ -148,10 +146,31 @@ declare module 'fastify' {
   }
 }
 
+/** Redis-backed rate limits; a Redis outage is logged (once a minute) and falls back per instance. */
+function redisLimiter(url: string, log: FastifyInstance['log']): RateLimiter {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true });
+  let lastWarning = 0;
+  const warn = (err: unknown) => {
+    if (Date.now() - lastWarning < 60_000) return;
+    lastWarning = Date.now();
+    log.warn({ err }, 'Redis is unreachable: rate limits are counted per instance until it is back');
+  };
+  redis.on('error', warn);
+  return redisRateLimiter(redis, warn);
+}
+
 /** Under overload, answer 503 at once rather than queueing without bound. */
 function registerLoadShedding(app: FastifyInstance, max: number) {
   let inFlight = 0;
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onRequest', async (req, reply) => {
+    if (closing) {
+      reply.header('retry-after', '5').header('connection', 'close');
+      return reply.status(503).send({ message: 'The service is restarting. Please try again in a moment.', code: 'SERVICE_UNAVAILABLE' });
+    }
     if (inFlight >= max) {
       reply.header('retry-after', '1');
       return reply.status(503).send({ message: 'The service is busy. Please try again in a moment.', code: 'SERVICE_UNAVAILABLE' });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -34,10 +35,18 @@ const EnvSchema = z.object({
   PUBLIC_URL: url(['http:', 'https:']),
   DATA_DIR: z.string().default('./data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: z
-    .string()
-    .optional()
-    .transform((v) => (v === 'true' ? true : v && /^\d+$/.test(v) ? Number(v) : (v ?? false))),
+  TRUST_PROXY: optionalString.transform((v, ctx) => {
+    if (v === undefined || v === 'false') return false;
+    if (v === 'true') return true;
+    // A list of proxy addresses or ranges; Fastify ignores hop counts, so they are refused here.
+    const parts = v.split(',').map((p) => p.trim());
+    const ok = parts.every((p) => ['loopback', 'linklocal', 'uniquelocal'].includes(p) || isIP(p.split('/')[0] ?? '') !== 0);
+    if (!ok) {
+      ctx.addIssue({ code: 'custom', message: 'must be true, false, or a comma-separated list of proxy IP addresses or CIDR ranges (or loopback)' });
+      return z.NEVER;
+    }
+    return parts.join(',');
+  }),
   DATABASE_URL: url(['postgres:', 'postgresql:']),
   SMTP_URL: url(['smtp:', 'smtps:']),
   MAIL_FROM: z.string().default('Customer Portal <no-reply@localhost>'),
@@ -80,7 +89,7 @@ const EnvSchema = z.object({
     (v) => v === undefined || v.length >= 32,
     'must be at least 32 characters (for example the output of: openssl rand -base64 32)',
   ),
-  DEMO_RELEASE: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+  DEMO_RELEASE: optionalString.pipe(z.enum(['true', 'false'], { error: 'must be true or false' }).optional()),
   SUPPORT_HOURS: z.string().default('Monday to Friday, 9:00 to 17:00 CET, except public holidays'),
   SUPPORT_PORTAL_URL: url(['http:', 'https:']),
   LICENSE_SIGNING_KEY: optionalString,

@@ -36,18 +36,24 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       max: opts.poolSize ?? 10,
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
+      // A database host that stops answering must not hang requests: fail them (503) instead.
+      query_timeout: 5_000,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
     });
     // A lost connection must not crash the process: queries fail with 503 until it is back.
     pool.on('error', () => {});
     const db = drizzlePg(pool, { schema }) as unknown as Db;
-    const client = await pool.connect();
+    // Migrations on a connection of their own without the query timeout: waiting for another
+    // instance's migration (several may start at once; one migrates, the others wait) can take longer.
+    const client = new pg.Client({ connectionString: opts.databaseUrl, connectionTimeoutMillis: 5_000 });
+    await client.connect();
     try {
-      // Several instances may start at once: one migrates, the others wait.
       await client.query('select pg_advisory_lock(72541)');
       await migratePg(drizzlePg(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });
     } finally {
       await client.query('select pg_advisory_unlock(72541)').catch(() => {});
-      client.release();
+      await client.end().catch(() => {});
     }
     return {
       db,

@@ -33,24 +33,34 @@ export function memoryRateLimiter(now: () => number = Date.now): RateLimiter {
   };
 }
 
-export function redisRateLimiter(redis: Redis): RateLimiter {
+/**
+ * Shared counters in Redis. While Redis is unreachable the limits still hold per instance (an
+ * in-process fallback) rather than failing the request.
+ */
+export function redisRateLimiter(redis: Redis, onError: (err: unknown) => void = () => {}): RateLimiter {
+  const fallback = memoryRateLimiter();
   return {
     async hit(key, limit, windowMs) {
       const k = `rl:${key}`;
-      const [[, count], [, ttl]] = (await redis.multi().incr(k).pttl(k).exec()) as [[null, number], [null, number]];
-      let ms = ttl;
-      if (ttl < 0) {
-        await redis.pexpire(k, windowMs);
-        ms = windowMs;
+      try {
+        const [[, count], [, ttl]] = (await redis.multi().incr(k).pttl(k).exec()) as [[null, number], [null, number]];
+        let ms = ttl;
+        if (ttl < 0) {
+          await redis.pexpire(k, windowMs);
+          ms = windowMs;
+        }
+        return {
+          allowed: count <= limit,
+          retryAfterSeconds: Math.max(1, Math.ceil(ms / 1000)),
+          remaining: Math.max(0, limit - count),
+        };
+      } catch (err) {
+        onError(err);
+        return fallback.hit(key, limit, windowMs);
       }
-      return {
-        allowed: count <= limit,
-        retryAfterSeconds: Math.max(1, Math.ceil(ms / 1000)),
-        remaining: Math.max(0, limit - count),
-      };
     },
     async close() {
-      await redis.quit();
+      await redis.quit().catch(() => redis.disconnect());
     },
   };
 }

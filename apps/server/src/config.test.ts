@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('runs on the embedded defaults with nothing set', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ port: 3000, host: '127.0.0.1', publicUrl: 'http://localhost:3000', trustProxy: false, secureCookies: false });
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.releases.demo).toBe(true);
+  });
+
+  it.each([
+    ['', false],
+    ['false', false],
+    ['true', true],
+    ['127.0.0.1', '127.0.0.1'],
+    ['10.0.0.0/8, loopback', '10.0.0.0/8,loopback'],
+  ])('reads TRUST_PROXY=%j', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toBe(expected);
+  });
+
+  it.each([['1'], ['yes'], ['proxy.example']])('refuses TRUST_PROXY=%j naming the variable', (value) => {
+    expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY: must be true, false, or a comma-separated list/);
+  });
+
+  it('treats empty variables as unset, as .env.example leaves them', () => {
+    const c = loadConfig({ DEMO_RELEASE: '', DATABASE_URL: '', SMTP_URL: '', PUBLIC_URL: '', GOOGLE_CLIENT_ID: '', GOOGLE_CLIENT_SECRET: '' });
+    expect(c.releases.demo).toBe(true);
+    expect(c.google).toBeUndefined();
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ PUBLIC_URL: 'localhost:3000' }, 'PUBLIC_URL'],
+    [{ CURRENCY: 'dollars' }, 'CURRENCY'],
+    [{ GOOGLE_CLIENT_ID: 'id' }, 'GOOGLE_CLIENT_SECRET'],
+    [{ DEMO_RELEASE: 'maybe' }, 'DEMO_RELEASE'],
+  ])('stops on %j with a message naming %s', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(new RegExp(`${name}: `));
+  });
+
+  it('turns on secure cookies for an https PUBLIC_URL', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://portal.example.com/' })).toMatchObject({ publicUrl: 'https://portal.example.com', secureCookies: true });
+  });
+});
