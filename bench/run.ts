@@ -2,21 +2,29 @@
 // `npm run bench -- startup web` runs some sections only.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { apiBench, closeApiBench, listsBench } from './api';
 import { startupBench } from './startup';
 import { webBench } from './web';
 
 const sections: Record<string, () => Promise<Record<string, unknown>>> = {
   startup: startupBench,
   web: webBench,
+  api: apiBench,
+  lists: listsBench,
 };
 
 const wanted = process.argv.slice(2).filter((a) => a in sections);
 const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version };
-for (const [name, run] of Object.entries(sections)) {
-  if (wanted.length && !wanted.includes(name)) continue;
-  console.log(`\n## ${name}`);
-  results[name] = await run();
-  console.table(results[name]);
+try {
+  for (const [name, run] of Object.entries(sections)) {
+    if (wanted.length && !wanted.includes(name)) continue;
+    console.log(`\n## ${name}`);
+    results[name] = await run();
+    console.table(results[name]);
+  }
+} finally {
+  // The api and lists sections share a seeded database and servers: stopped and dropped here.
+  await closeApiBench();
 }
 const dir = path.resolve(import.meta.dirname, 'results');
 mkdirSync(dir, { recursive: true });
