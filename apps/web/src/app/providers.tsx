@@ -2,14 +2,16 @@ import type { ReactNode } from 'react';
 import { MantineProvider } from '@mantine/core';
 import { Provider } from 'react-redux';
 import type { AppStore } from './store';
-import { theme } from './theme';
+import { NotificationsHost } from './notifications-host';
+import { cssVariablesResolver, theme } from './theme';
 
 /** Redux store and Mantine theme (light and dark following the system). */
 export function Providers({ store, children }: { store: AppStore; children: ReactNode }) {
   return (
     <Provider store={store}>
-      <MantineProvider theme={theme} defaultColorScheme="auto">
+      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto">
         {children}
+        <NotificationsHost />
       </MantineProvider>
     </Provider>
   );

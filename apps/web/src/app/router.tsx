@@ -47,7 +47,7 @@ export const routes: RouteObject[] = [
           {
             path: 'dashboard',
             lazy: async () => ({
-              Component: (await import('../features/dashboard/components/dashboard-page')).DashboardPage,
+              Component: (await import('./dashboard/dashboard-page')).DashboardPage,
             }),
           },
           {

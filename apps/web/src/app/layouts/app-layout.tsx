@@ -1,8 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { AppShell } from '@mantine/core';
-import { useClickOutside, useMediaQuery } from '@mantine/hooks';
-import { Notifications } from '@mantine/notifications';
-import '@mantine/notifications/styles.css';
+import { useClickOutside, useMediaQuery, useWindowEvent } from '@mantine/hooks';
 import { MOBILE_BREAKPOINT_PX } from '@portal/contract';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { ModalHost } from '../../components/modal-host';
@@ -15,6 +13,12 @@ import { TopBar } from './top-bar';
 import classes from './app-layout.module.css';
 
 const NAVBAR_ID = 'portal-side-menu';
+const MAIN_ID = 'main-content';
+
+/** Moves focus to the page's content (the skip link, and after a choice in the mobile drawer). */
+function focusMain() {
+  document.getElementById(MAIN_ID)?.focus();
+}
 
 /**
  * The signed-in layout of /app/*. Nothing while the session check runs; visitors without a
@@ -38,10 +42,15 @@ function Shell() {
   const mobile = useMediaQuery(`(max-width: ${MOBILE_BREAKPOINT_PX}px)`) ?? false;
   const [navbar, setNavbar] = useState<HTMLElement | null>(null);
   const [burger, setBurger] = useState<HTMLButtonElement | null>(null);
+  const firstPath = useRef(pathname);
 
   // Close the drawer on navigation and on a click anywhere outside it (the burger toggles itself).
+  // A keyboard user who chose a page in the drawer continues in that page, not on the hidden link.
   useEffect(() => {
     dispatch(setMobileOpen(false));
+    if (pathname !== firstPath.current && navbar?.contains(document.activeElement) && mobile) focusMain();
+    firstPath.current = pathname;
+    // Only on navigation: the drawer element and the breakpoint are read as they are then.
   }, [dispatch, pathname]);
   useClickOutside(
     () => {
@@ -50,6 +59,18 @@ function Shell() {
     null,
     [navbar, burger],
   );
+  // Escape closes the drawer and gives focus back to the button that opened it.
+  useWindowEvent('keydown', (event) => {
+    if (event.key !== 'Escape' || !mobileOpen) return;
+    dispatch(setMobileOpen(false));
+    if (navbar?.contains(document.activeElement)) burger?.focus();
+  });
+
+  const skipToContent = (event: MouseEvent<HTMLAnchorElement>) => {
+    // The same target as the href, without touching the address (the router owns it).
+    event.preventDefault();
+    focusMain();
+  };
 
   return (
     <AppShell
@@ -63,6 +84,9 @@ function Shell() {
       padding={{ base: 'md', sm: 'xl' }}
       className={classes.shell}
     >
+      <a href={`#${MAIN_ID}`} className={classes.skipLink} onClick={skipToContent}>
+        Skip to content
+      </a>
       <AppShell.Header className={classes.header}>
         <TopBar ref={setBurger} mobile={mobile} navbarId={NAVBAR_ID} />
       </AppShell.Header>
@@ -77,11 +101,10 @@ function Shell() {
         <SideMenu />
       </AppShell.Navbar>
       {mobile && mobileOpen ? <div className={classes.backdrop} aria-hidden="true" /> : null}
-      <AppShell.Main className={classes.main}>
+      <AppShell.Main id={MAIN_ID} tabIndex={-1} className={classes.main}>
         <Outlet />
       </AppShell.Main>
       <ModalHost bodies={modalBodies} />
-      <Notifications position="top-right" />
     </AppShell>
   );
 }

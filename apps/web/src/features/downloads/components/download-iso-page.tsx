@@ -1,24 +1,290 @@
-import { Button } from '@mantine/core';
-import { IconDisc } from '@tabler/icons-react';
+import { useEffect, useRef, useState } from 'react';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Code,
+  DataList,
+  Group,
+  List,
+  Paper,
+  Skeleton,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+  Tooltip,
+  useMatches,
+} from '@mantine/core';
+import { IconDisc, IconDownload, IconExternalLink, IconRefresh, IconTerminal2 } from '@tabler/icons-react';
+import type { DownloadInfo } from '@portal/contract';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
+import { ErrorDisplay } from '../../../components/error-display';
 import { PageFrame } from '../../../components/page-frame';
+import { errorMessage, errorStatus } from '../../../lib/api-error';
+import { formatBytes, formatDateTime, formatRelative } from '../../../lib/format';
 import { PAGES } from '../../../lib/pages';
+import { useGetDownloadQuery, useLazyGetDownloadQuery } from '../api';
+import { latestLink, refreshDelay, terminalCommands } from '../download-display';
+import { CopyAction } from './copy-action';
+
+/** However often a link expires (a skewed clock, say), refresh it by itself at most this often. */
+const MIN_AUTO_REFRESH_GAP_MS = 30_000;
+/** Longest delay setTimeout accepts. */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/** The current time, updated every `everyMs`: keeps "expires in 12 minutes" true. */
+function useNow(everyMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const id = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(id);
+  }, [everyMs]);
+  return now;
+}
 
 /** /app/download-iso */
 export function DownloadIsoPage() {
+  const base = useGetDownloadQuery();
+  const [refresh, fresh] = useLazyGetDownloadQuery();
+  const info = latestLink(base.data, fresh.data);
+  const lastAutoRefresh = useRef<number | null>(null);
+
+  // A link is signed for a limited time: when it expires, ask for a new one without being asked.
+  const expiresAt = info?.expiresAt;
+  useEffect(() => {
+    if (!expiresAt) return;
+    const delay = refreshDelay(expiresAt, Date.now(), lastAutoRefresh.current, MIN_AUTO_REFRESH_GAP_MS);
+    const id = setTimeout(
+      () => {
+        lastAutoRefresh.current = Date.now();
+        void refresh({ refresh: true });
+      },
+      Math.min(delay, MAX_TIMEOUT_MS),
+    );
+    return () => clearTimeout(id);
+  }, [expiresAt, refresh]);
+
   return (
     <PageFrame title={PAGES.downloadIso.title} description="The installer image of the product, with its version and checksum.">
-      <EmptyState
-        icon={<IconDisc size={28} stroke={1.6} />}
-        title="The installer will be available here"
-        description="Download the ISO, check its SHA-256 checksum, then activate each node with your license key."
-        action={
-          <Button component={Link} to={PAGES.licenses.path} variant="light">
-            View your licenses
-          </Button>
-        }
-      />
+      {info ? (
+        <DownloadDetails
+          info={info}
+          renewing={fresh.isFetching}
+          renewError={fresh.isError ? fresh.error : undefined}
+          onNewLink={() => void refresh({ refresh: true })}
+        />
+      ) : base.isLoading ? (
+        <DownloadSkeleton />
+      ) : base.isError ? (
+        errorStatus(base.error) === 404 ? (
+          <EmptyState
+            icon={<IconDisc size={28} stroke={1.6} />}
+            title="No release to download yet"
+            description={errorMessage(base.error)}
+            action={
+              <Button component={Link} to={PAGES.support.path} variant="light">
+                Contact support
+              </Button>
+            }
+          />
+        ) : (
+          <Paper withBorder p="lg">
+            <Stack gap="md" align="flex-start">
+              <ErrorDisplay error={base.error} />
+              <Button variant="light" leftSection={<IconRefresh size={16} />} onClick={() => void base.refetch()}>
+                Try again
+              </Button>
+            </Stack>
+          </Paper>
+        )
+      ) : null}
     </PageFrame>
+  );
+}
+
+interface DownloadDetailsProps {
+  info: DownloadInfo;
+  renewing: boolean;
+  renewError: unknown;
+  onNewLink: () => void;
+}
+
+function DownloadDetails({ info, renewing, renewError, onNewLink }: DownloadDetailsProps) {
+  const now = useNow(15_000);
+  const expires = new Date(info.expiresAt);
+  const expired = expires.getTime() <= now;
+  const commands = terminalCommands(info);
+  // Labels beside their values where there is room, above them on phones.
+  const orientation = useMatches<'vertical' | 'horizontal'>({ base: 'vertical', sm: 'horizontal' });
+
+  return (
+    <Stack gap="lg">
+      <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
+        <Stack gap="lg">
+          <Stack gap="sm">
+            <Group gap="md" wrap="nowrap">
+              <ThemeIcon size={48} radius="md" variant="light">
+                <IconDisc size={28} stroke={1.5} />
+              </ThemeIcon>
+              <Group gap="xs" style={{ minWidth: 0 }}>
+                <Title order={2} size="h3">
+                  Installer ISO
+                </Title>
+                <Badge variant="light" radius="sm" tt="none" size="lg">
+                  Version {info.version}
+                </Badge>
+              </Group>
+            </Group>
+            <Text c="dimmed" size="sm">
+              The newest release. Install it on each machine, then activate the machine with your license key.
+            </Text>
+          </Stack>
+
+          <DataList labelWidth={150} withDivider orientation={orientation}>
+            <DataList.Item>
+              <DataList.ItemLabel>File</DataList.ItemLabel>
+              <DataList.ItemValue>
+                <Text ff="monospace" size="sm" style={{ overflowWrap: 'anywhere' }}>
+                  {info.filename}
+                </Text>
+              </DataList.ItemValue>
+            </DataList.Item>
+            <DataList.Item>
+              <DataList.ItemLabel>Size</DataList.ItemLabel>
+              <DataList.ItemValue>
+                <Tooltip label={`${new Intl.NumberFormat().format(info.size)} bytes`}>
+                  <Text size="sm" span tabIndex={0}>
+                    {formatBytes(info.size)}
+                  </Text>
+                </Tooltip>
+              </DataList.ItemValue>
+            </DataList.Item>
+            <DataList.Item>
+              <DataList.ItemLabel>SHA-256 checksum</DataList.ItemLabel>
+              <DataList.ItemValue>
+                <Group gap={4} wrap="nowrap">
+                  <Text ff="monospace" size="sm" style={{ overflowWrap: 'anywhere', minWidth: 0 }} data-testid="sha256">
+                    {info.sha256}
+                  </Text>
+                  <CopyAction value={info.sha256} label="Copy checksum" />
+                </Group>
+              </DataList.ItemValue>
+            </DataList.Item>
+            <DataList.Item>
+              <DataList.ItemLabel>Link expires</DataList.ItemLabel>
+              <DataList.ItemValue>
+                <Text size="sm" c={expired ? 'red' : undefined}>
+                  {expired ? 'Expired, getting a new link…' : formatRelative(expires, new Date(now))}{' '}
+                  <Text span c="dimmed" inherit>
+                    ({formatDateTime(expires)})
+                  </Text>
+                </Text>
+              </DataList.ItemValue>
+            </DataList.Item>
+          </DataList>
+
+          <Stack gap="xs">
+            <Group gap="sm">
+              <Button
+                component="a"
+                href={info.url}
+                download={info.filename}
+                size="md"
+                leftSection={<IconDownload size={18} />}
+                disabled={expired}
+              >
+                Download ISO ({formatBytes(info.size)})
+              </Button>
+              <Button variant="default" size="md" leftSection={<IconRefresh size={18} />} loading={renewing} onClick={onNewLink}>
+                New link
+              </Button>
+              {info.releaseNotesUrl ? (
+                <Anchor href={info.releaseNotesUrl} target="_blank" rel="noopener noreferrer" size="sm">
+                  <Group gap={4} wrap="nowrap" component="span">
+                    Release notes
+                    <IconExternalLink size={14} aria-hidden />
+                  </Group>
+                </Anchor>
+              ) : null}
+            </Group>
+            <Text size="xs" c="dimmed">
+              The link is personal and works without signing in, from a browser or a download manager, until it expires. A new
+              link is issued by itself when this one expires.
+            </Text>
+            <ErrorDisplay error={renewError} />
+          </Stack>
+        </Stack>
+      </Paper>
+
+      <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
+        <Stack gap="sm">
+          <Group justify="space-between" wrap="nowrap" gap="sm">
+            <Group gap="sm" wrap="nowrap">
+              <ThemeIcon variant="light" color="gray" radius="md">
+                <IconTerminal2 size={18} stroke={1.6} />
+              </ThemeIcon>
+              <Title order={2} size="h4">
+                Download from a terminal
+              </Title>
+            </Group>
+            <CopyAction value={commands} label="Copy commands" />
+          </Group>
+          <Text size="sm" c="dimmed">
+            On a server without a browser: the first line downloads the file (and resumes an interrupted download), the second
+            checks it against the checksum and prints <Code>OK</Code>.
+          </Text>
+          <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} aria-label="Terminal commands">
+            {commands}
+          </Code>
+        </Stack>
+      </Paper>
+
+      <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
+        <Stack gap="sm">
+          <Title order={2} size="h4">
+            After the download
+          </Title>
+          <List type="ordered" spacing="xs" size="sm">
+            <List.Item>Check the file against the SHA-256 checksum above; do not install a file that does not match.</List.Item>
+            <List.Item>Write the ISO to a USB stick or mount it in your hypervisor, and install it on each machine.</List.Item>
+            <List.Item>
+              Activate each machine with your license key; the{' '}
+              <Anchor component={Link} to={PAGES.licenses.path} inherit>
+                Licenses
+              </Anchor>{' '}
+              page shows the keys and the machines that use them.
+            </List.Item>
+          </List>
+        </Stack>
+      </Paper>
+    </Stack>
+  );
+}
+
+function DownloadSkeleton() {
+  return (
+    <Paper withBorder p={{ base: 'md', sm: 'xl' }} aria-busy="true" aria-label="Loading the download">
+      <Stack gap="lg">
+        <Group gap="md" wrap="nowrap">
+          <Skeleton height={48} width={48} radius="md" />
+          <Stack gap={8} style={{ flex: 1 }}>
+            <Skeleton height={20} width="40%" />
+            <Skeleton height={12} width="70%" />
+          </Stack>
+        </Group>
+        {[0, 1, 2, 3].map((i) => (
+          <Group key={i} gap="md" wrap="nowrap">
+            <Skeleton height={12} width={120} />
+            <Skeleton height={12} style={{ flex: 1 }} />
+          </Group>
+        ))}
+        <Group gap="sm">
+          <Skeleton height={42} width={220} />
+          <Skeleton height={42} width={120} />
+        </Group>
+      </Stack>
+    </Paper>
   );
 }

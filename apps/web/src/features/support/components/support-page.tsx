@@ -1,34 +1,308 @@
-import { Button } from '@mantine/core';
-import { IconExternalLink, IconLifebuoy } from '@tabler/icons-react';
-import { EmptyState } from '../../../components/empty-state';
+import type { ReactNode } from 'react';
+import { Anchor, Badge, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
+import {
+  IconArrowRight,
+  IconBook,
+  IconBulb,
+  IconClock,
+  IconExternalLink,
+  IconHeadset,
+  IconLifebuoy,
+  IconMail,
+  IconPhone,
+  IconRefresh,
+  IconActivityHeartbeat,
+  IconWorld,
+} from '@tabler/icons-react';
+import type { SupportInfo } from '@portal/contract';
+import { Link } from 'react-router';
+import { ErrorDisplay } from '../../../components/error-display';
 import { PageFrame } from '../../../components/page-frame';
-import { useGetConfigQuery } from '../../../lib/api';
 import { PAGES } from '../../../lib/pages';
+import { useGetSupportInfoQuery } from '../api';
+
+type Channel = SupportInfo['channels'][number];
+
+/** The badge of each plan: a plan is not a status, so the accent colour for a plan and grey for none. */
+const PLAN_BADGE: Record<SupportInfo['plan'], { label: string; color?: string }> = {
+  none: { label: 'No plan', color: 'gray' },
+  standard: { label: 'Standard' },
+  premium: { label: 'Premium' },
+};
+
+/** mailto:, tel: or the portal's address. */
+export function channelHref(channel: Channel): string {
+  if (channel.kind === 'email') return `mailto:${channel.value}`;
+  if (channel.kind === 'phone') return `tel:${channel.value.replace(/[^\d+]/g, '')}`;
+  return channel.value;
+}
+
+const CHANNEL_ICON = { email: IconMail, phone: IconPhone, portal: IconWorld } as const;
+
+function linkIcon(label: string) {
+  const l = label.toLowerCase();
+  if (l.includes('status')) return IconActivityHeartbeat;
+  if (l.includes('knowledge')) return IconBulb;
+  return IconBook;
+}
 
 /** /app/support */
 export function SupportPage() {
-  const { data: config } = useGetConfigQuery();
+  const { data, isLoading, error, refetch } = useGetSupportInfoQuery();
   return (
     <PageFrame title={PAGES.support.title} description="How to reach us, when, and how fast we answer on your plan.">
-      <EmptyState
-        icon={<IconLifebuoy size={28} stroke={1.6} />}
-        title="Support details are on their way"
-        description="Your support contacts, hours and response times will be listed here. Until then, the documentation answers most questions."
-        action={
-          config?.docsUrl ? (
-            <Button
-              component="a"
-              href={config.docsUrl}
-              target="_blank"
-              rel="noopener noreferrer"
-              variant="light"
-              rightSection={<IconExternalLink size={16} />}
-            >
-              Open the documentation
+      {data ? (
+        <SupportDetails info={data} />
+      ) : isLoading ? (
+        <SupportSkeleton />
+      ) : error ? (
+        <Paper withBorder p="lg">
+          <Stack gap="md" align="flex-start">
+            <ErrorDisplay error={error} />
+            <Button variant="light" leftSection={<IconRefresh size={16} />} onClick={() => void refetch()}>
+              Try again
             </Button>
-          ) : null
-        }
-      />
+          </Stack>
+        </Paper>
+      ) : null}
     </PageFrame>
+  );
+}
+
+function SupportDetails({ info }: { info: SupportInfo }) {
+  const badge = PLAN_BADGE[info.plan];
+  return (
+    <Stack gap="lg">
+      <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
+        <Stack gap="md">
+          <Group gap="md" wrap="nowrap">
+            <ThemeIcon size={48} radius="md" variant="light" color={info.plan === 'none' ? 'gray' : undefined}>
+              <IconLifebuoy size={28} stroke={1.5} />
+            </ThemeIcon>
+            <Group gap="xs" style={{ minWidth: 0 }}>
+              <Title order={2} size="h3">
+                {info.planName}
+              </Title>
+              <Badge variant="light" color={badge.color} radius="sm" size="lg" tt="none">
+                {badge.label}
+              </Badge>
+            </Group>
+          </Group>
+          <Text>{info.summary}</Text>
+          <PlanNextStep info={info} />
+        </Stack>
+      </Paper>
+
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+        <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
+          <Stack gap="md">
+            <CardTitle icon={<IconHeadset size={18} stroke={1.6} />}>Contact us</CardTitle>
+            <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+              {info.channels.map((channel) => {
+                const Icon = CHANNEL_ICON[channel.kind];
+                const external = channel.kind === 'portal';
+                return (
+                  <Group key={`${channel.kind}-${channel.value}`} component="li" gap="sm" wrap="nowrap" align="flex-start">
+                    <ThemeIcon variant="default" radius="md" size="lg">
+                      <Icon size={18} stroke={1.6} />
+                    </ThemeIcon>
+                    <Stack gap={0} style={{ minWidth: 0 }}>
+                      <Text size="sm" c="dimmed">
+                        {channel.label}
+                      </Text>
+                      <Anchor
+                        href={channelHref(channel)}
+                        fw={500}
+                        style={{ overflowWrap: 'anywhere' }}
+                        {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
+                      >
+                        {channel.value}
+                      </Anchor>
+                    </Stack>
+                  </Group>
+                );
+              })}
+            </Stack>
+          </Stack>
+        </Paper>
+        <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
+          <Stack gap="md">
+            <CardTitle icon={<IconClock size={18} stroke={1.6} />}>Hours</CardTitle>
+            <Text>{info.hours}</Text>
+            <Text size="sm" c="dimmed">
+              Include your license key and the version you run when you write: it lets us answer faster.
+            </Text>
+          </Stack>
+        </Paper>
+      </SimpleGrid>
+
+      <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
+        <Stack gap="md">
+          <CardTitle icon={<IconClock size={18} stroke={1.6} />}>Response times</CardTitle>
+          <Text size="sm" c="dimmed">
+            How soon we first answer a request, by how severe the problem is.
+          </Text>
+          <Table verticalSpacing="sm" horizontalSpacing="md" striped visibleFrom="sm">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">Severity</Table.Th>
+                <Table.Th scope="col">When it applies</Table.Th>
+                <Table.Th scope="col">First response</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {info.responseTargets.map((t) => (
+                <Table.Tr key={t.severity}>
+                  <Table.Th scope="row" fw={600} style={{ whiteSpace: 'nowrap' }}>
+                    {t.severity}
+                  </Table.Th>
+                  <Table.Td>{t.description}</Table.Td>
+                  <Table.Td fw={500}>{t.target}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+          {/* On phones the table becomes one small card per severity. */}
+          <Stack gap="sm" hiddenFrom="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+            {info.responseTargets.map((t) => (
+              <Paper key={t.severity} component="li" withBorder radius="md" p="sm">
+                <Text fw={600} size="sm">
+                  {t.severity}
+                </Text>
+                <Text size="sm" c="dimmed">
+                  {t.description}
+                </Text>
+                <Text size="sm" mt={4}>
+                  First response: <strong>{t.target}</strong>
+                </Text>
+              </Paper>
+            ))}
+          </Stack>
+        </Stack>
+      </Paper>
+
+      <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
+        <Stack gap="md">
+          <CardTitle icon={<IconBook size={18} stroke={1.6} />}>Help yourself</CardTitle>
+          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
+            {info.links.map((link) => {
+              const Icon = linkIcon(link.label);
+              return (
+                <Paper
+                  key={link.url}
+                  component="a"
+                  href={link.url}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  withBorder
+                  p="md"
+                  radius="md"
+                  className="portal-card-link"
+                >
+                  <Group gap="sm" wrap="nowrap" justify="space-between">
+                    <Group gap="sm" wrap="nowrap">
+                      <ThemeIcon variant="light" radius="md">
+                        <Icon size={18} stroke={1.6} />
+                      </ThemeIcon>
+                      <Text fw={500}>{link.label}</Text>
+                    </Group>
+                    <IconExternalLink size={16} aria-hidden style={{ flexShrink: 0, opacity: 0.6 }} />
+                  </Group>
+                </Paper>
+              );
+            })}
+          </SimpleGrid>
+        </Stack>
+      </Paper>
+    </Stack>
+  );
+}
+
+/** What the customer can do to get more support than they have. */
+function PlanNextStep({ info }: { info: SupportInfo }) {
+  if (info.plan === 'premium') {
+    return (
+      <Text size="sm" c="dimmed">
+        Based on {info.licensedNodes} licensed nodes.
+      </Text>
+    );
+  }
+  if (info.plan === 'none') {
+    return (
+      <Paper bg="var(--mantine-color-default-hover)" p="md" radius="md">
+        <Group justify="space-between" gap="md">
+          <Text size="sm" style={{ flex: '1 1 280px' }}>
+            Subscribe to get standard support with guaranteed response times; from {info.premiumMinNodes} licensed nodes on,
+            support is premium, with phone support and critical problems answered around the clock.
+          </Text>
+          <Button component={Link} to={PAGES.billing.path} rightSection={<IconArrowRight size={16} />}>
+            Choose a plan
+          </Button>
+        </Group>
+      </Paper>
+    );
+  }
+  const missing = Math.max(0, info.premiumMinNodes - info.licensedNodes);
+  return (
+    <Paper bg="var(--mantine-color-default-hover)" p="md" radius="md">
+      <Group justify="space-between" gap="md">
+        <Text size="sm" style={{ flex: '1 1 280px' }}>
+          You have {info.licensedNodes} licensed {info.licensedNodes === 1 ? 'node' : 'nodes'}. With {info.premiumMinNodes} or
+          more ({missing} more), support becomes premium: phone support, and critical problems answered around the clock.
+        </Text>
+        <Button component={Link} to={PAGES.billing.path} variant="light" rightSection={<IconArrowRight size={16} />}>
+          Add nodes in Billing
+        </Button>
+      </Group>
+    </Paper>
+  );
+}
+
+function CardTitle({ icon, children }: { icon: ReactNode; children: ReactNode }) {
+  return (
+    <Group gap="sm" wrap="nowrap">
+      <ThemeIcon variant="light" color="gray" radius="md">
+        {icon}
+      </ThemeIcon>
+      <Title order={2} size="h4">
+        {children}
+      </Title>
+    </Group>
+  );
+}
+
+function SupportSkeleton() {
+  return (
+    <Stack gap="lg" aria-busy="true" aria-label="Loading support information">
+      <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
+        <Group gap="md" wrap="nowrap" align="flex-start">
+          <Skeleton height={48} width={48} radius="md" />
+          <Stack gap={10} style={{ flex: 1 }}>
+            <Skeleton height={22} width="35%" />
+            <Skeleton height={12} />
+            <Skeleton height={12} width="80%" />
+          </Stack>
+        </Group>
+      </Paper>
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+        {[0, 1].map((i) => (
+          <Paper key={i} withBorder p={{ base: 'md', sm: 'xl' }}>
+            <Stack gap={10}>
+              <Skeleton height={18} width="30%" />
+              <Skeleton height={12} width="70%" />
+              <Skeleton height={12} width="55%" />
+            </Stack>
+          </Paper>
+        ))}
+      </SimpleGrid>
+      <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
+        <Stack gap={10}>
+          <Skeleton height={18} width="25%" />
+          {[0, 1, 2, 3].map((i) => (
+            <Skeleton key={i} height={14} />
+          ))}
+        </Stack>
+      </Paper>
+    </Stack>
   );
 }

@@ -1,0 +1,158 @@
+import { screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { DownloadInfo, LicenseSummary, PaymentMethod, Subscription, SupportInfo } from '@portal/contract';
+import { ada, fakeFetch, renderRoutes, userState } from '../../../test/render';
+import { DashboardView, type DashboardViewProps, type Loadable } from './dashboard-view';
+
+const DAY = 86_400_000;
+const inDays = (d: number) => new Date(Date.now() + d * DAY).toISOString();
+const ok = <T,>(data: T): Loadable<T> => ({ data, isLoading: false, error: undefined });
+const loading = <T,>(): Loadable<T> => ({ data: undefined, isLoading: true, error: undefined });
+const failed = <T,>(message: string): Loadable<T> => ({
+  data: undefined,
+  isLoading: false,
+  error: { status: 500, data: { message, code: 'INTERNAL' } },
+});
+
+const community: SupportInfo = {
+  plan: 'none',
+  planName: 'Community support',
+  summary: 'No plan.',
+  licensedNodes: 0,
+  premiumMinNodes: 10,
+  channels: [{ kind: 'email', label: 'E-mail (best effort)', value: 'support@example.com' }],
+  hours: 'Best effort',
+  responseTargets: [{ severity: 'Any request', description: 'Any', target: 'Best effort, no guaranteed response time' }],
+  links: [],
+};
+const standard: SupportInfo = {
+  ...community,
+  plan: 'standard',
+  planName: 'Standard support',
+  licensedNodes: 3,
+  responseTargets: [{ severity: 'Severity 1 (critical)', description: 'Down', target: '4 business hours' }],
+};
+const iso: DownloadInfo = {
+  url: 'http://localhost/api/products/pce/files/pce-1.0.0-demo.iso?expires=1&u=u&sig=s',
+  expiresAt: inDays(1),
+  filename: 'pce-1.0.0-demo.iso',
+  version: '1.0.0',
+  size: 2_097_152,
+  sha256: 'f'.repeat(64),
+  releaseNotesUrl: null,
+};
+const subscription: Subscription = {
+  stripeId: 'sub_1',
+  status: 'active',
+  quantity: 3,
+  interval: 'month',
+  currentPeriodStart: inDays(-25),
+  currentPeriodEnd: inDays(5),
+  cancelAtPeriodEnd: false,
+  plan: 'PCE',
+  unitAmount: 3000,
+  currency: 'usd',
+  licenseKey: 'AAAAA-BBBBB-CCCCC-DDDDD-EEEEE',
+};
+const visa: PaymentMethod = { id: 'pm_1', brand: 'visa', last4: '4242', expMonth: 12, expYear: 2099, isDefault: true };
+const empty: LicenseSummary = { licenses: 0, activeNodes: 0, maxNodes: 0, atLimit: [], expiringSoon: [] };
+
+function renderView(
+  props: Partial<DashboardViewProps>,
+  summary: { status: number; body: unknown } = { status: 200, body: empty },
+) {
+  const fetch = fakeFetch({ 'GET /api/products/licenses': summary });
+  vi.stubGlobal('fetch', fetch.fn);
+  const all: DashboardViewProps = {
+    subscriptions: ok([]),
+    paymentMethods: ok([]),
+    support: ok(community),
+    download: ok(iso),
+    ...props,
+  };
+  return renderRoutes([{ path: '/app/dashboard', element: <DashboardView {...all} /> }], {
+    path: '/app/dashboard',
+    preloaded: userState(ada),
+  });
+}
+
+describe('DashboardView', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('greets a new customer by name and shows the next steps, without warnings', async () => {
+    const { store } = renderView({});
+    expect(screen.getByRole('heading', { level: 1, name: 'Welcome, Ada' })).toBeInTheDocument();
+    expect(store.getState().menu.activePage).toBe('Home');
+    const steps = await screen.findByRole('region', { name: 'Get started' });
+    expect(within(steps).getByRole('link', { name: 'Choose a plan' })).toHaveAttribute('href', '/app/billing');
+    expect(within(steps).getByRole('link', { name: 'Download the ISO' })).toHaveAttribute('href', '/app/download-iso');
+    expect(within(steps).getByRole('link', { name: 'Activate a node' })).toHaveAttribute('href', '/app/licenses');
+    expect(screen.queryByRole('region', { name: 'Needs your attention' })).toBeNull();
+    expect(screen.getByText('No licenses yet')).toBeInTheDocument();
+    expect(screen.getByText('No active subscription')).toBeInTheDocument();
+    expect(screen.getByText('Community support')).toBeInTheDocument();
+    expect(screen.getByText('1.0.0')).toBeInTheDocument();
+    expect(screen.getByText(/2\.1 MB/)).toBeInTheDocument();
+  });
+
+  it('shows a paying customer their figures, the renewal and what needs attention', async () => {
+    renderView(
+      { subscriptions: ok([subscription]), paymentMethods: ok([visa]), support: ok(standard) },
+      {
+        status: 200,
+        body: { licenses: 1, activeNodes: 3, maxNodes: 3, atLimit: ['AAAAA-BBBBB-CCCCC-DDDDD-EEEEE'], expiringSoon: [] },
+      },
+    );
+    const licenses = screen.getByRole('region', { name: 'Licenses' });
+    expect(await within(licenses).findByText('3 of 3')).toBeInTheDocument();
+    expect(within(licenses).getByText('At the limit: no node is free.')).toBeInTheDocument();
+    const subs = screen.getByRole('region', { name: 'Subscription' });
+    expect(within(subs).getByText('3 nodes · monthly')).toBeInTheDocument();
+    expect(within(subs).getByText('Active')).toBeInTheDocument();
+    expect(within(subs).getByText('$90.00')).toBeInTheDocument();
+    const attention = screen.getByRole('region', { name: 'Needs your attention' });
+    expect(within(attention).getByText('A license is at its node limit')).toBeInTheDocument();
+    expect(within(attention).getByText('Your subscription renews in 5 days')).toBeInTheDocument();
+    expect(within(attention).getByRole('link', { name: 'View license' })).toHaveAttribute(
+      'href',
+      '/app/licenses?highlight=AAAAA-BBBBB-CCCCC-DDDDD-EEEEE',
+    );
+    expect(screen.queryByRole('region', { name: 'Get started' })).toBeNull();
+    expect(screen.getByText('4 business hours')).toBeInTheDocument();
+  });
+
+  it("shows 'access until' for a cancelled subscription", async () => {
+    renderView({
+      subscriptions: ok([{ ...subscription, cancelAtPeriodEnd: true, currentPeriodEnd: inDays(40) }]),
+      paymentMethods: ok([visa]),
+    });
+    const subs = screen.getByRole('region', { name: 'Subscription' });
+    expect(within(subs).getByText(/Access until/)).toBeInTheDocument();
+    expect(within(subs).getByText('Cancelled')).toBeInTheDocument();
+    await screen.findByText('No licenses yet');
+  });
+
+  it('shows skeletons while loading and the error display on failure', async () => {
+    renderView(
+      { subscriptions: loading(), support: failed('Support is unavailable'), download: loading() },
+      { status: 500, body: { message: 'Licenses are unavailable', code: 'INTERNAL' } },
+    );
+    expect(screen.getByLabelText('Loading subscriptions')).toBeInTheDocument();
+    expect(screen.getByLabelText('Loading the latest ISO')).toBeInTheDocument();
+    expect(screen.getByText('Support is unavailable')).toBeInTheDocument();
+    expect(await screen.findByText('Licenses are unavailable')).toBeInTheDocument();
+  });
+
+  it('says when no release is available yet', async () => {
+    renderView({
+      download: {
+        data: undefined,
+        isLoading: false,
+        error: { status: 404, data: { message: 'No release yet, check back later.', code: 'NOT_FOUND' } },
+      },
+    });
+    expect(screen.getByText('No release yet')).toBeInTheDocument();
+    expect(screen.getByText('No release yet, check back later.')).toBeInTheDocument();
+    await screen.findByText('No licenses yet');
+  });
+});

@@ -1,0 +1,161 @@
+import { useEffect, useState } from 'react';
+import { Group, Pagination, Paper, Skeleton, Stack, Table, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
+import {
+  IconCreditCard,
+  IconHistory,
+  IconKey,
+  IconLogin,
+  IconPoint,
+  IconServer,
+  IconUserCheck,
+  IconUserEdit,
+  type Icon,
+} from '@tabler/icons-react';
+import type { AuditEvent } from '@portal/contract';
+import { EmptyState } from '../../../components/empty-state';
+import { ErrorDisplay } from '../../../components/error-display';
+import { formatDateTime, formatRelative } from '../../../lib/format';
+import { useListActivityQuery } from '../api';
+
+export const ACTIVITY_PAGE_SIZE = 10;
+
+const CONTROL_LABELS = { first: 'First page', previous: 'Previous page', next: 'Next page', last: 'Last page' } as const;
+
+/** An icon for the kind of event; the summary says the rest. */
+function iconOf(action: string): Icon {
+  if (action === 'signed_in' || action.includes('identity')) return IconLogin;
+  if (action === 'profile_updated') return IconUserEdit;
+  if (action === 'onboarded') return IconUserCheck;
+  if (action.startsWith('node') || action.includes('node')) return IconServer;
+  if (action.startsWith('license')) return IconKey;
+  if (action.includes('subscription') || action.includes('payment') || action.includes('invoice') || action.includes('card'))
+    return IconCreditCard;
+  return IconPoint;
+}
+
+/** The current time, updated every minute: keeps "3 minutes ago" true. */
+function useNow(): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const id = setInterval(() => setNow(new Date()), 60_000);
+    return () => clearInterval(id);
+  }, []);
+  return now;
+}
+
+/** The activity log: when and what, newest first, a page at a time. */
+export function ActivityLog() {
+  const [page, setPage] = useState(1);
+  const { data, isLoading, isFetching, error } = useListActivityQuery({ page, size: ACTIVITY_PAGE_SIZE });
+  const now = useNow();
+  const pages = data ? Math.max(1, Math.ceil(data.total / ACTIVITY_PAGE_SIZE)) : 1;
+  const first = data && data.total > 0 ? (data.page - 1) * ACTIVITY_PAGE_SIZE + 1 : 0;
+  const last = data ? first + data.items.length - 1 : 0;
+
+  return (
+    <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
+      <Stack gap="md">
+        <Group gap="sm" wrap="nowrap">
+          <ThemeIcon variant="light" color="gray" radius="md">
+            <IconHistory size={18} stroke={1.6} />
+          </ThemeIcon>
+          <Stack gap={0}>
+            <Title order={2} size="h4" id="activity-title">
+              Activity
+            </Title>
+            <Text size="sm" c="dimmed">
+              Sign-ins and changes to your account, newest first.
+            </Text>
+          </Stack>
+        </Group>
+
+        <ErrorDisplay error={error} />
+
+        {isLoading ? (
+          <ActivitySkeleton />
+        ) : data && data.total === 0 ? (
+          <EmptyState
+            bare
+            icon={<IconHistory size={28} stroke={1.6} />}
+            title="No activity yet"
+            description="Sign-ins, profile changes, purchases and license changes will be listed here as they happen."
+          />
+        ) : data ? (
+          <>
+            <Table.ScrollContainer minWidth={320} type="native">
+              <Table
+                verticalSpacing="sm"
+                aria-labelledby="activity-title"
+                aria-busy={isFetching}
+                style={{ opacity: isFetching ? 0.6 : 1, transition: 'opacity 120ms ease' }}
+              >
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th scope="col" w="1%" style={{ whiteSpace: 'nowrap' }}>
+                      When
+                    </Table.Th>
+                    <Table.Th scope="col">What</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.items.map((event) => (
+                    <ActivityRow key={event.id} event={event} now={now} />
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+            <Group justify="space-between" gap="sm">
+              <Text size="sm" c="dimmed">
+                {first}–{last} of {data.total}
+              </Text>
+              {pages > 1 ? (
+                <Pagination
+                  total={pages}
+                  value={page}
+                  onChange={setPage}
+                  size="sm"
+                  aria-label="Activity pages"
+                  getControlProps={(control) => ({ 'aria-label': CONTROL_LABELS[control] })}
+                />
+              ) : null}
+            </Group>
+          </>
+        ) : null}
+      </Stack>
+    </Paper>
+  );
+}
+
+function ActivityRow({ event, now }: { event: AuditEvent; now: Date }) {
+  const Icon = iconOf(event.action);
+  return (
+    <Table.Tr>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        <Tooltip label={formatDateTime(event.createdAt)}>
+          <Text component="time" dateTime={event.createdAt} size="sm" tabIndex={0}>
+            {formatRelative(event.createdAt, now)}
+          </Text>
+        </Tooltip>
+      </Table.Td>
+      <Table.Td>
+        <Group gap="xs" wrap="nowrap">
+          <Icon size={16} stroke={1.6} aria-hidden style={{ flexShrink: 0, opacity: 0.7 }} />
+          <Text size="sm">{event.summary}</Text>
+        </Group>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+function ActivitySkeleton() {
+  return (
+    <Stack gap="sm" aria-busy="true" aria-label="Loading activity">
+      {[0, 1, 2, 3, 4].map((i) => (
+        <Group key={i} gap="md" wrap="nowrap">
+          <Skeleton height={14} width={120} />
+          <Skeleton height={14} style={{ flex: 1 }} />
+        </Group>
+      ))}
+    </Stack>
+  );
+}

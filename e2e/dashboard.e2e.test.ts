@@ -1,0 +1,123 @@
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { baseUrl, openBrowser, screenshot, signInByApi, uniqueEmail, type Browser } from './fixtures';
+
+let b: Browser;
+afterEach(async () => {
+  await b?.close();
+});
+
+/** Buys a subscription through the API as the signed-in user (local billing engine): card, then checkout. */
+async function buySubscription(page: Page, quantity: number): Promise<{ licenseKey: string }> {
+  const req = page.context().request;
+  const headers = { origin: baseUrl };
+  const setup = await req.post(`${baseUrl}/api/billing/intents/setup`, { headers });
+  expect(setup.status(), await setup.text()).toBe(200);
+  const { clientSecret } = (await setup.json()) as { clientSecret: string };
+  const confirmed = await req.post(`${baseUrl}/api/billing/local/confirm-setup`, {
+    headers,
+    data: { clientSecret, number: '4242424242424242', expMonth: 12, expYear: new Date().getFullYear() + 1, cvc: '123' },
+  });
+  expect(confirmed.status(), await confirmed.text()).toBe(201);
+  const checkout = await req.post(`${baseUrl}/api/billing/intents/checkout`, { headers, data: { interval: 'month', quantity } });
+  expect([200, 201], await checkout.text()).toContain(checkout.status());
+  const { subscription } = (await checkout.json()) as { subscription: { licenseKey: string | null } };
+  expect(subscription.licenseKey).toBeTruthy();
+  return { licenseKey: subscription.licenseKey! };
+}
+
+async function activateNode(page: Page, licenseKey: string, n: number) {
+  const res = await page.context().request.post(`${baseUrl}/api/licenses/${licenseKey}/activate`, {
+    headers: { origin: baseUrl },
+    data: { fingerprint: `e2e-node-${n}-${Date.now()}`, hostname: `node-${n}.lab.example` },
+  });
+  expect([200, 201], await res.text()).toContain(res.status());
+}
+
+/** Every card has its data: no skeleton (each is labelled 'Loading …') is left. */
+async function cardsLoaded(page: Page) {
+  await expect
+    .poll(() =>
+      page
+        .getByRole('main')
+        .getByLabel(/^Loading /)
+        .count(),
+    )
+    .toBe(0);
+}
+
+describe('dashboard', () => {
+  it('shows a new customer the next steps and no warnings', async () => {
+    b = await openBrowser();
+    const { page } = b;
+    await signInByApi(page, uniqueEmail('dash-new'), { fname: 'Grace', lname: 'Hopper' });
+    await page.goto('/app/dashboard');
+    await page.getByRole('heading', { level: 1, name: 'Welcome, Grace' }).waitFor();
+    const steps = page.getByRole('region', { name: 'Get started' });
+    await steps.waitFor();
+    expect(await steps.getByRole('link', { name: 'Choose a plan' }).getAttribute('href')).toBe('/app/billing');
+    expect(await steps.getByRole('link', { name: 'Download the ISO' }).getAttribute('href')).toBe('/app/download-iso');
+    expect(await steps.getByRole('link', { name: 'Activate a node' }).getAttribute('href')).toBe('/app/licenses');
+    await page.getByText('No licenses yet').waitFor();
+    await page.getByText('No active subscription').waitFor();
+    await page.getByText('Community support').waitFor();
+    await page.getByRole('region', { name: 'Latest ISO' }).getByText('version').waitFor();
+    expect(await page.getByRole('region', { name: 'Needs your attention' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Home', exact: true }).getAttribute('aria-current')).toBe('page');
+    await cardsLoaded(page);
+    await screenshot(page, 'dashboard-new-1280');
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    // A fresh load at phone width: the menu is a closed drawer from the start (no transition on screen).
+    await page.reload();
+    await page.getByRole('button', { name: /open menu/i }).waitFor();
+    await page.getByRole('region', { name: 'Get started' }).waitFor();
+    await cardsLoaded(page);
+    await screenshot(page, 'dashboard-new-390');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+
+    await steps.getByRole('link', { name: 'Choose a plan' }).click();
+    await page.waitForURL('**/app/billing');
+  });
+
+  it('shows a paying customer their licenses, renewal and support, and warns at the node limit', async () => {
+    b = await openBrowser();
+    const { page } = b;
+    await signInByApi(page, uniqueEmail('dash-paying'), { fname: 'Alan', lname: 'Turing' });
+    const { licenseKey } = await buySubscription(page, 3);
+    await page.goto('/app/dashboard');
+    await page.getByRole('heading', { level: 1, name: 'Welcome, Alan' }).waitFor();
+
+    const subs = page.getByRole('region', { name: 'Subscription' });
+    await subs.getByText('3 nodes · monthly').waitFor();
+    await subs.getByText('Active').waitFor();
+    await subs.getByText(/Renews on .+ for .+/).waitFor();
+    const licenses = page.getByRole('region', { name: 'Licenses' });
+    await licenses.getByText('0 of 3').waitFor();
+    await page.getByRole('region', { name: 'Support' }).getByText('Standard support').waitFor();
+    // Subscribed, no node yet: the remaining steps are still offered; nothing needs attention.
+    await page.getByRole('region', { name: 'Get started' }).getByText('Subscribed').waitFor();
+    expect(await page.getByRole('region', { name: 'Needs your attention' }).count()).toBe(0);
+
+    for (const n of [1, 2, 3]) await activateNode(page, licenseKey, n);
+    await page.reload();
+    await licenses.getByText('3 of 3').waitFor();
+    const attention = page.getByRole('region', { name: 'Needs your attention' });
+    await attention.getByText('A license is at its node limit').waitFor();
+    expect(await attention.getByRole('link', { name: 'View license' }).getAttribute('href')).toBe(
+      `/app/licenses?highlight=${licenseKey}`,
+    );
+    expect(await page.getByRole('region', { name: 'Get started' }).count()).toBe(0);
+    await cardsLoaded(page);
+    await screenshot(page, 'dashboard-paying-1280');
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    // A fresh load at phone width: the menu is a closed drawer from the start (no transition on screen).
+    await page.reload();
+    await page.getByRole('button', { name: /open menu/i }).waitFor();
+    await attention.waitFor();
+    await cardsLoaded(page);
+    await screenshot(page, 'dashboard-paying-390');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+  });
+});

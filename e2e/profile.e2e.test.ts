@@ -1,0 +1,116 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { baseUrl, latestSignInLink, openBrowser, screenshot, signInByApi, uniqueEmail, type Browser } from './fixtures';
+
+let b: Browser;
+afterEach(async () => {
+  await b?.close();
+});
+
+describe('profile page', () => {
+  it('edits the name and company, and shows the activity log', async () => {
+    b = await openBrowser();
+    const { page } = b;
+    const email = uniqueEmail('profile');
+    await signInByApi(page, email, { fname: 'Ada', lname: 'Lovelace' });
+    await page.goto('/app/profile');
+    await page.getByRole('heading', { level: 1, name: 'Profile' }).waitFor();
+    expect(await page.getByLabel('E-mail', { exact: true }).inputValue()).toBe(email);
+    expect(await page.getByLabel('E-mail', { exact: true }).isEditable()).toBe(false);
+    const activity = page.getByRole('table', { name: 'Activity' });
+    await activity
+      .getByText(/Signed in/)
+      .first()
+      .waitFor();
+    await activity.getByText('Completed onboarding').waitFor();
+    await screenshot(page, 'profile-new-1280');
+
+    await page.getByLabel('First name').fill('Augusta Ada');
+    await page.getByLabel('Company').fill('Analytical Engines Ltd');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Profile saved').waitFor();
+    await page.getByRole('heading', { name: 'Augusta Ada Lovelace' }).waitFor();
+    await activity.getByText('Updated the profile (first name, company)').waitFor();
+    // The side menu shows the new name at once.
+    await page.getByRole('navigation', { name: 'Side menu' }).getByText('Augusta Ada Lovelace').waitFor();
+
+    await page.reload();
+    await expect.poll(() => page.getByLabel('First name').inputValue()).toBe('Augusta Ada');
+    expect(await page.getByLabel('Company').inputValue()).toBe('Analytical Engines Ltd');
+
+    await page.getByLabel('Last name').fill('');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Enter your last name').waitFor();
+    await screenshot(page, 'profile-data-1280');
+    await page.setViewportSize({ width: 390, height: 844 });
+    // A fresh load at phone width: the menu is a closed drawer from the start (no transition on screen).
+    await page.reload();
+    await page.getByRole('button', { name: /open menu/i }).waitFor();
+    await screenshot(page, 'profile-data-390');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+  });
+
+  it('downloads my data as JSON', async () => {
+    b = await openBrowser();
+    const { page } = b;
+    const email = uniqueEmail('export');
+    await signInByApi(page, email);
+    await page.goto('/app/profile');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download my data' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/-account-export-\d{4}-\d{2}-\d{2}\.json$/);
+    const data = JSON.parse(readFileSync((await download.path())!, 'utf8')) as {
+      format: string;
+      profile: { email: string };
+      activity: { summary: string }[];
+    };
+    expect(data.format).toBe('customer-portal-account-export');
+    expect(data.profile.email).toBe(email);
+    expect(data.activity.some((a) => a.summary.startsWith('Signed in'))).toBe(true);
+  });
+
+  it('deletes the account end to end; the same address then starts a new, empty account', async () => {
+    b = await openBrowser();
+    const { page, context } = b;
+    const email = uniqueEmail('delete');
+    await signInByApi(page, email, { fname: 'Del', lname: 'Eted' });
+    await page.goto('/app/profile');
+    const zone = page.getByRole('region', { name: 'Danger zone' });
+    await zone.getByText(/Invoices are kept in anonymised form/).waitFor();
+    const button = zone.getByRole('button', { name: 'Delete my account' });
+    expect(await button.isDisabled()).toBe(true);
+    await zone.getByLabel(/type your e-mail address/).fill(email.toUpperCase());
+    expect(await button.isEnabled()).toBe(true);
+    await screenshot(page, 'profile-delete-1280');
+    await button.click();
+
+    await page.waitForURL((url) => url.pathname === '/login');
+    expect(new URL(page.url()).search).toBe('');
+    await page.getByLabel('E-mail address').waitFor();
+    await page.getByText('Your account was deleted').waitFor();
+    await screenshot(page, 'profile-deleted-login-1280');
+    expect((await context.request.get(`${baseUrl}/api/auth/session`)).status()).toBe(401);
+
+    // The same address again: a new sign-in link (the earlier ones were deleted with the account).
+    const req = context.request;
+    const before = await latestSignInLink(email);
+    expect((await req.post(`${baseUrl}/api/auth/link`, { data: { email }, headers: { origin: baseUrl } })).status()).toBe(202);
+    let link = before;
+    await expect
+      .poll(async () => {
+        link = await latestSignInLink(email);
+        return link;
+      })
+      .not.toBe(before);
+    const redeemed = await req.get(`${baseUrl}/api/auth/link/${new URL(link).searchParams.get('link')}`);
+    expect(redeemed.status()).toBe(200);
+    await page.goto('/app/dashboard');
+    await page.waitForURL('**/onboarding');
+    const session = (await (await context.request.get(`${baseUrl}/api/auth/session`)).json()) as {
+      user: { fname: string; onboarded: boolean };
+    };
+    expect(session.user).toMatchObject({ fname: '', onboarded: false });
+  });
+});
