@@ -1,25 +1,69 @@
-import type { Interval, Invoice, PaymentMethod, SetupIntentResponse, Subscription } from '@portal/contract';
+import type { z } from 'zod';
+import type {
+  ChangePreview,
+  CheckoutBody,
+  CheckoutResponseSchema,
+  Interval,
+  Invoice,
+  LocalConfirmSetupBodySchema,
+  PaymentMethod,
+  PaymentMethodResponseSchema,
+  PreviewChangeBody,
+  Price,
+  SetupIntentResponse,
+  Subscription,
+} from '@portal/contract';
 import { api } from '../../lib/api';
 
 type Items<T> = { items: T[] };
 type SubscriptionResult = { subscription: Subscription };
+type CheckoutResult = z.infer<typeof CheckoutResponseSchema>;
+type LocalConfirmSetupBody = z.input<typeof LocalConfirmSetupBodySchema>;
+type PaymentMethodResult = z.infer<typeof PaymentMethodResponseSchema>;
+
+const sub = (stripeId: string) => `/billing/subscriptions/${encodeURIComponent(stripeId)}`;
 
 export const billingApi = api.injectEndpoints({
   endpoints: (builder) => ({
+    /** GET /api/billing/prices: the plan's price per node and period (minor units). */
+    listPrices: builder.query<Price, void>({
+      query: () => '/billing/prices',
+      providesTags: ['Billing'],
+    }),
     /** GET /api/billing/methods/ */
     listPaymentMethods: builder.query<Items<PaymentMethod>, void>({
       query: () => '/billing/methods/',
       providesTags: ['Billing'],
     }),
-    /** DELETE /api/billing/methods/{id} */
+    /** DELETE /api/billing/methods/{id}; 409 when it is the only card paying for a subscription. */
     removePaymentMethod: builder.mutation<null, string>({
       query: (id) => ({ url: `/billing/methods/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: ['Billing'],
     }),
-    /** POST /api/billing/intents/setup (no body) */
+    /**
+     * POST /api/billing/intents/setup (no body): a client secret for the card form. It changes
+     * nothing the page lists, so it invalidates nothing.
+     */
     createSetupIntent: builder.mutation<SetupIntentResponse, void>({
       query: () => ({ url: '/billing/intents/setup', method: 'POST' }),
+    }),
+    /** POST /api/billing/local/confirm-setup: the local engine's card form (embedded default only). */
+    confirmLocalSetup: builder.mutation<PaymentMethodResult, LocalConfirmSetupBody>({
+      query: (body) => ({ url: '/billing/local/confirm-setup', method: 'POST', body }),
       invalidatesTags: ['Billing'],
+    }),
+    /**
+     * POST /api/billing/intents/checkout: buys a subscription and issues its license. The
+     * Idempotency-Key names one purchase, so a retried request never charges twice.
+     */
+    checkout: builder.mutation<CheckoutResult, { body: CheckoutBody; idempotencyKey: string }>({
+      query: ({ body, idempotencyKey }) => ({
+        url: '/billing/intents/checkout',
+        method: 'POST',
+        body,
+        headers: { 'Idempotency-Key': idempotencyKey },
+      }),
+      invalidatesTags: ['Billing', 'Licenses'],
     }),
     /** GET /api/billing/subscriptions/ */
     listSubscriptions: builder.query<Items<Subscription>, void>({
@@ -28,50 +72,52 @@ export const billingApi = api.injectEndpoints({
     }),
     /** GET /api/billing/subscriptions/{stripeId}/invoices */
     listInvoices: builder.query<Items<Invoice>, string>({
-      query: (stripeId) => `/billing/subscriptions/${encodeURIComponent(stripeId)}/invoices`,
+      query: (stripeId) => `${sub(stripeId)}/invoices`,
       providesTags: ['Billing'],
+    }),
+    /**
+     * POST /api/billing/subscriptions/{stripeId}/preview: what a quantity or interval change
+     * would charge now and the next renewal. It changes nothing, so it is a query.
+     */
+    previewChange: builder.query<ChangePreview, { stripeId: string; change: PreviewChangeBody }>({
+      query: ({ stripeId, change }) => ({ url: `${sub(stripeId)}/preview`, method: 'POST', body: change }),
+      // No tag: after the change itself succeeds the page reloads; refetching the preview of a
+      // change that has just been made would only flash its 'must be different' error.
+      keepUnusedDataFor: 30,
     }),
     /** PATCH /api/billing/subscriptions/{stripeId}/ { interval } */
     updateInterval: builder.mutation<SubscriptionResult, { stripeId: string; interval: Interval }>({
-      query: ({ stripeId, interval }) => ({
-        url: `/billing/subscriptions/${encodeURIComponent(stripeId)}/`,
-        method: 'PATCH',
-        body: { interval },
-      }),
+      query: ({ stripeId, interval }) => ({ url: `${sub(stripeId)}/`, method: 'PATCH', body: { interval } }),
       invalidatesTags: ['Billing', 'Licenses'],
     }),
     /** PUT /api/billing/subscriptions/{stripeId}/quantity { quantity } */
     updateQuantity: builder.mutation<SubscriptionResult, { stripeId: string; quantity: number }>({
-      query: ({ stripeId, quantity }) => ({
-        url: `/billing/subscriptions/${encodeURIComponent(stripeId)}/quantity`,
-        method: 'PUT',
-        body: { quantity },
-      }),
+      query: ({ stripeId, quantity }) => ({ url: `${sub(stripeId)}/quantity`, method: 'PUT', body: { quantity } }),
       invalidatesTags: ['Billing', 'Licenses'],
     }),
     /** DELETE /api/billing/subscriptions/{stripeId}/ (cancel at period end) */
     cancelSubscription: builder.mutation<SubscriptionResult, string>({
-      query: (stripeId) => ({ url: `/billing/subscriptions/${encodeURIComponent(stripeId)}/`, method: 'DELETE' }),
+      query: (stripeId) => ({ url: `${sub(stripeId)}/`, method: 'DELETE' }),
       invalidatesTags: ['Billing', 'Licenses'],
     }),
     /** POST /api/billing/subscriptions/{stripeId}/reactivate (no body) */
     reactivateSubscription: builder.mutation<SubscriptionResult, string>({
-      query: (stripeId) => ({
-        url: `/billing/subscriptions/${encodeURIComponent(stripeId)}/reactivate`,
-        method: 'POST',
-      }),
+      query: (stripeId) => ({ url: `${sub(stripeId)}/reactivate`, method: 'POST' }),
       invalidatesTags: ['Billing', 'Licenses'],
     }),
-    // checkout (POST /api/billing/intents/checkout) lands with the billing page.
   }),
 });
 
 export const {
+  useListPricesQuery,
   useListPaymentMethodsQuery,
   useRemovePaymentMethodMutation,
   useCreateSetupIntentMutation,
+  useConfirmLocalSetupMutation,
+  useCheckoutMutation,
   useListSubscriptionsQuery,
   useListInvoicesQuery,
+  usePreviewChangeQuery,
   useUpdateIntervalMutation,
   useUpdateQuantityMutation,
   useCancelSubscriptionMutation,

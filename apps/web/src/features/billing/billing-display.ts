@@ -1,0 +1,137 @@
+import type { Interval, Price, Subscription } from '@portal/contract';
+import type { ModalProps } from '../../lib/state/menu-slice';
+
+/** 'monthly' or 'yearly': the specification shows the interval by appending 'ly'. */
+export function intervalLabel(interval: Interval): string {
+  return `${interval}ly`;
+}
+
+export function otherInterval(interval: Interval): Interval {
+  return interval === 'month' ? 'year' : 'month';
+}
+
+/** Badge colours by meaning only (DESIGN.md section 8). */
+export type StatusColor = 'green' | 'yellow' | 'red' | 'gray';
+
+export type SubscriptionState = 'active' | 'cancelling' | 'past_due' | 'incomplete' | 'ended';
+
+/** Where a subscription stands for the customer, from its provider status and cancellation flag. */
+export function subscriptionState(
+  s: Pick<Subscription, 'status' | 'cancelAtPeriodEnd' | 'currentPeriodEnd'>,
+  now: Date = new Date(),
+): SubscriptionState {
+  if (s.status === 'canceled') return 'ended';
+  if (s.cancelAtPeriodEnd) return new Date(s.currentPeriodEnd) <= now ? 'ended' : 'cancelling';
+  if (s.status === 'past_due') return 'past_due';
+  if (s.status === 'incomplete') return 'incomplete';
+  return 'active';
+}
+
+export const SUBSCRIPTION_BADGE: Record<SubscriptionState, { label: string; color: StatusColor }> = {
+  active: { label: 'Active', color: 'green' },
+  cancelling: { label: 'Cancelled', color: 'yellow' },
+  past_due: { label: 'Payment failed', color: 'red' },
+  incomplete: { label: 'Awaiting payment', color: 'yellow' },
+  ended: { label: 'Ended', color: 'gray' },
+};
+
+export function invoiceBadge(status: string): { label: string; color: StatusColor } {
+  switch (status) {
+    case 'paid':
+      return { label: 'Paid', color: 'green' };
+    case 'open':
+      return { label: 'Unpaid', color: 'yellow' };
+    case 'uncollectible':
+      return { label: 'Uncollectible', color: 'red' };
+    case 'void':
+      return { label: 'Void', color: 'gray' };
+    case 'draft':
+      return { label: 'Draft', color: 'gray' };
+    default:
+      return { label: status.charAt(0).toUpperCase() + status.slice(1), color: 'gray' };
+  }
+}
+
+const BRANDS: Record<string, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+  discover: 'Discover',
+  diners: 'Diners Club',
+  jcb: 'JCB',
+  unionpay: 'UnionPay',
+};
+
+/** 'visa' -> 'Visa'; an unknown brand is just a card. */
+export function brandLabel(brand: string): string {
+  return BRANDS[brand.toLowerCase()] ?? 'Card';
+}
+
+/** '04/2031' */
+export function expiryLabel(expMonth: number, expYear: number): string {
+  return `${String(expMonth).padStart(2, '0')}/${expYear}`;
+}
+
+/** A card expires at the end of its expiry month. */
+export function cardExpired(expMonth: number, expYear: number, now: Date = new Date()): boolean {
+  return expYear * 12 + expMonth - 1 < now.getFullYear() * 12 + now.getMonth();
+}
+
+/** The price of `quantity` nodes for one period, in minor units. */
+export function periodTotal(price: Price, interval: Interval, quantity: number): number {
+  return (interval === 'month' ? price.monthUnitAmount : price.yearUnitAmount) * quantity;
+}
+
+/** What paying yearly saves over twelve monthly payments, in minor units and percent (0 when nothing). */
+export function yearlySaving(price: Price, quantity: number): { amount: number; percent: number } {
+  const twelveMonths = price.monthUnitAmount * 12 * quantity;
+  const amount = Math.max(0, twelveMonths - price.yearUnitAmount * quantity);
+  return { amount, percent: twelveMonths > 0 ? Math.round((amount / twelveMonths) * 100) : 0 };
+}
+
+/** The date one period after `from` (the first renewal of a subscription bought now). */
+export function addInterval(from: Date, interval: Interval): Date {
+  const d = new Date(from);
+  if (interval === 'month') d.setMonth(d.getMonth() + 1);
+  else d.setFullYear(d.getFullYear() + 1);
+  return d;
+}
+
+/** What the four subscription modals receive through showModal({ id, props }). */
+export interface SubscriptionModalProps {
+  stripeId: string;
+  plan: string;
+  quantity: number;
+  interval: Interval;
+  currentPeriodEnd: string;
+  unitAmount: number;
+  currency: string;
+}
+
+export function toModalProps(s: Subscription): ModalProps {
+  const props: SubscriptionModalProps = {
+    stripeId: s.stripeId,
+    plan: s.plan,
+    quantity: s.quantity,
+    interval: s.interval,
+    currentPeriodEnd: s.currentPeriodEnd,
+    unitAmount: s.unitAmount,
+    currency: s.currency,
+  };
+  return { ...props };
+}
+
+/** Reads the modal props back, with safe fallbacks (props are plain store data). */
+export function fromModalProps(p: ModalProps): SubscriptionModalProps {
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+  return {
+    stripeId: text(p.stripeId),
+    plan: text(p.plan),
+    quantity: num(p.quantity),
+    interval: p.interval === 'year' ? 'year' : 'month',
+    currentPeriodEnd: text(p.currentPeriodEnd),
+    unitAmount: num(p.unitAmount),
+    currency: text(p.currency) || 'usd',
+  };
+}

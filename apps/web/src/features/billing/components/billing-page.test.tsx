@@ -1,0 +1,334 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Invoice, PaymentMethod, Subscription } from '@portal/contract';
+import { formatDate } from '../../../lib/format';
+import { ada, fakeFetch, renderRoutes, userState } from '../../../test/render';
+import { BillingPage } from './billing-page';
+
+const config = {
+  brandName: 'Acme Cloud',
+  docsUrl: 'https://docs.acme.example',
+  googleEnabled: false,
+  billingProvider: 'local',
+  stripePublishableKey: null,
+};
+const prices = { plan: 'Node license', currency: 'usd', monthUnitAmount: 2500, yearUnitAmount: 25000 };
+const visa: PaymentMethod = { id: 'pm_1', brand: 'visa', last4: '4242', expMonth: 12, expYear: 2034, isDefault: true };
+const mastercard: PaymentMethod = {
+  id: 'pm_2',
+  brand: 'mastercard',
+  last4: '4444',
+  expMonth: 1,
+  expYear: 2031,
+  isDefault: false,
+};
+const days = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString();
+const periodEnd = days(20);
+const sub: Subscription = {
+  stripeId: 'sub_123',
+  status: 'active',
+  quantity: 3,
+  interval: 'month',
+  currentPeriodStart: days(-10),
+  currentPeriodEnd: periodEnd,
+  cancelAtPeriodEnd: false,
+  plan: 'Node license',
+  unitAmount: 2500,
+  currency: 'usd',
+  licenseKey: 'ABCDE-FGHJK-LMNPQ-RSTUV-WXYZ2',
+};
+const invoice: Invoice = {
+  id: 'inv_1',
+  number: 'INV-1001',
+  status: 'paid',
+  amountDue: 7500,
+  amountPaid: 7500,
+  currency: 'usd',
+  created: '2026-06-01T12:00:00.000Z',
+  periodStart: '2026-06-01T12:00:00.000Z',
+  periodEnd: '2026-07-01T12:00:00.000Z',
+  url: '/api/billing/invoices/inv_1',
+};
+
+type Answers = Parameters<typeof fakeFetch>[0];
+
+function renderBilling(answers: Answers = {}) {
+  const all: Answers = {
+    'GET /api/config': { status: 200, body: config },
+    'GET /api/billing/prices': { status: 200, body: prices },
+    'GET /api/billing/methods/': { status: 200, body: { items: [] } },
+    'GET /api/billing/subscriptions/': { status: 200, body: { items: [] } },
+    ...answers,
+  };
+  const fetch = fakeFetch(all);
+  const headers: Array<{ path: string; headers: Headers }> = [];
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = input instanceof Request ? input : new Request(input, init);
+    headers.push({ path: new URL(request.url).pathname, headers: request.headers });
+    return fetch.fn(input, init);
+  });
+  return {
+    ...renderRoutes([{ path: '/app/billing', element: <BillingPage /> }], {
+      path: '/app/billing',
+      preloaded: userState(ada),
+    }),
+    fetch,
+    headers,
+    answers: all,
+  };
+}
+
+describe('BillingPage', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  describe('a new customer', () => {
+    it('offers the checkout, says there is no card yet, and cannot subscribe without one', async () => {
+      const { store } = renderBilling();
+      expect(screen.getByRole('heading', { level: 1, name: 'Billing' })).toBeInTheDocument();
+      expect(await screen.findByRole('heading', { name: 'Start a subscription' })).toBeInTheDocument();
+      expect(await screen.findByText('No cards yet')).toBeInTheDocument();
+      expect(await screen.findByRole('button', { name: 'Subscribe' })).toBeDisabled();
+      await userEvent.click(screen.getByRole('button', { name: 'Add a card first' }));
+      expect(store.getState().billing.addMethodVisible).toBe(true);
+    });
+
+    it('prices the chosen nodes per month or per year, with the yearly saving', async () => {
+      renderBilling({ 'GET /api/billing/methods/': { status: 200, body: { items: [visa] } } });
+      const nodes = await screen.findByLabelText(/Number of nodes/);
+      await userEvent.clear(nodes);
+      await userEvent.type(nodes, '3');
+      const price = screen.getByRole('group', { name: 'Price' });
+      expect(price).toHaveTextContent('3 × $25.00 per node');
+      expect(price).toHaveTextContent('Total per month$75.00');
+      expect(price).toHaveTextContent('Pay yearly to save $150.00 a year.');
+      await userEvent.click(screen.getByRole('radio', { name: /Yearly/ }));
+      expect(price).toHaveTextContent('Total per year$750.00');
+      expect(price).toHaveTextContent('You save $150.00 a year compared with monthly billing.');
+      await userEvent.clear(nodes);
+      await userEvent.type(nodes, '100');
+      await userEvent.click(screen.getByRole('button', { name: 'Subscribe' }));
+      expect(await screen.findByText('The quantity can be at most 99')).toBeInTheDocument();
+    });
+
+    it('buys with the chosen card and an Idempotency-Key, then lists the subscription', async () => {
+      const { fetch, headers, answers, store } = renderBilling({
+        'GET /api/billing/methods/': { status: 200, body: { items: [visa, mastercard] } },
+        'POST /api/billing/intents/checkout': { status: 201, body: { subscription: sub } },
+        'GET /api/billing/subscriptions/sub_123/invoices': { status: 200, body: { items: [invoice] } },
+      });
+      const nodes = await screen.findByLabelText(/Number of nodes/);
+      await userEvent.clear(nodes);
+      await userEvent.type(nodes, '3');
+      await userEvent.click(screen.getByLabelText('Pay with', { selector: 'input' }));
+      await userEvent.click(await screen.findByRole('option', { name: 'Mastercard ending in 4444', hidden: true }));
+      answers['GET /api/billing/subscriptions/'] = { status: 200, body: { items: [sub] } };
+      await userEvent.click(screen.getByRole('button', { name: 'Subscribe' }));
+      expect(await screen.findByRole('article', { name: 'Node license' })).toBeInTheDocument();
+      const post = fetch.calls.find((c) => c.method === 'POST')!;
+      expect(JSON.parse(post.body!)).toEqual({ interval: 'month', quantity: 3, paymentMethodId: 'pm_2' });
+      const key = headers.find((h) => h.path === '/api/billing/intents/checkout')!.headers.get('idempotency-key');
+      expect(key).toMatch(/^[0-9a-f]{32}$/);
+      expect(store.getState().license.highlight).toBe(sub.licenseKey);
+    });
+
+    it('shows the server error of a declined checkout', async () => {
+      renderBilling({
+        'GET /api/billing/methods/': { status: 200, body: { items: [visa] } },
+        'POST /api/billing/intents/checkout': {
+          status: 402,
+          body: { message: 'Your card has insufficient funds.', code: 'CARD_DECLINED' },
+        },
+      });
+      await userEvent.click(await screen.findByRole('button', { name: 'Subscribe' }));
+      expect(await screen.findByRole('alert')).toHaveTextContent('Error: Your card has insufficient funds.');
+    });
+  });
+
+  describe('a subscriber', () => {
+    const withSub = (s: Subscription, invoices: Invoice[] = [invoice]): Answers => ({
+      'GET /api/billing/methods/': { status: 200, body: { items: [visa] } },
+      'GET /api/billing/subscriptions/': { status: 200, body: { items: [s] } },
+      [`GET /api/billing/subscriptions/${s.stripeId}/invoices`]: { status: 200, body: { items: invoices } },
+    });
+
+    it('shows plan, status, quantity, interval, renewal, license key and invoices', async () => {
+      renderBilling(withSub(sub));
+      const card = await screen.findByRole('article', { name: 'Node license' });
+      expect(within(card).getByText('Active')).toBeInTheDocument();
+      expect(within(card).getByText('3 nodes, monthly')).toBeInTheDocument();
+      expect(within(card).getByText('Renews on')).toBeInTheDocument();
+      expect(within(card).getByText(formatDate(periodEnd))).toBeInTheDocument();
+      expect(within(card).getByRole('link', { name: sub.licenseKey! })).toHaveAttribute(
+        'href',
+        `/app/licenses?highlight=${sub.licenseKey}`,
+      );
+      const table = await within(card).findByRole('table', { name: 'Invoices' });
+      const row = within(table).getAllByRole('row')[1]!;
+      expect(row).toHaveTextContent('INV-1001');
+      expect(row).toHaveTextContent('$75.00');
+      expect(row).toHaveTextContent('Paid');
+      const view = within(row).getByRole('link', { name: /^View/ });
+      expect(view).toHaveAttribute('href', '/api/billing/invoices/inv_1');
+      expect(view).toHaveAttribute('target', '_blank');
+      // The checkout folds away for customers who already subscribe.
+      expect(screen.getByRole('button', { name: 'New subscription' })).toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Subscribe' })).not.toBeInTheDocument();
+    });
+
+    it('opens the change modals with the subscription as props', async () => {
+      const { store } = renderBilling(withSub(sub));
+      const card = await screen.findByRole('article', { name: 'Node license' });
+      for (const [button, id] of [
+        ['Change quantity', 'ChangeQuantityModal'],
+        ['Change billing period', 'UpdateBillingPeriodModal'],
+        ['Cancel subscription', 'CancelSubscriptionModal'],
+      ] as const) {
+        await userEvent.click(within(card).getByRole('button', { name: button }));
+        expect(store.getState().menu.modal).toMatchObject({
+          open: true,
+          id,
+          props: { stripeId: 'sub_123', quantity: 3, interval: 'month' },
+        });
+      }
+    });
+
+    it('shows a cancelled subscription with "access until" and Re-activate beside it', async () => {
+      const { store } = renderBilling(withSub({ ...sub, cancelAtPeriodEnd: true }));
+      const card = await screen.findByRole('article', { name: 'Node license' });
+      expect(within(card).getByText('Cancelled')).toBeInTheDocument();
+      expect(card).toHaveTextContent(`Cancelled: access until ${formatDate(periodEnd)}`);
+      expect(within(card).queryByRole('button', { name: 'Change quantity' })).not.toBeInTheDocument();
+      await userEvent.click(within(card).getByRole('button', { name: 'Re-activate' }));
+      expect(store.getState().menu.modal).toMatchObject({ open: true, id: 'ReactivateSubscriptionModal' });
+    });
+
+    it('says when there are no invoices yet, and shows list errors', async () => {
+      renderBilling({
+        ...withSub(sub, []),
+        'GET /api/billing/methods/': { status: 500, body: { message: 'The card list is unavailable', code: 'INTERNAL' } },
+      });
+      expect(await screen.findByText(/No invoices yet/)).toBeInTheDocument();
+      expect(await screen.findByRole('alert')).toHaveTextContent('Error: The card list is unavailable');
+    });
+  });
+
+  describe('payment methods', () => {
+    it('marks the default card and removes a card after confirmation', async () => {
+      const { fetch } = renderBilling({
+        'GET /api/billing/methods/': { status: 200, body: { items: [visa, mastercard] } },
+        'DELETE /api/billing/methods/pm_2': { status: 204 },
+      });
+      const cards = await screen.findByRole('list', { name: 'Cards' });
+      const first = within(cards).getByRole('listitem', { name: 'Visa ending in 4242' });
+      expect(first).toHaveTextContent('Default');
+      expect(first).toHaveTextContent('Expires 12/2034');
+      expect(within(cards).getByRole('listitem', { name: 'Mastercard ending in 4444' })).not.toHaveTextContent('Default');
+      await userEvent.click(screen.getByRole('button', { name: 'Remove Mastercard ending in 4444' }));
+      const confirm = await screen.findByRole('dialog', { name: 'Remove card?' });
+      expect(fetch.calls.some((c) => c.method === 'DELETE')).toBe(false);
+      await userEvent.click(within(confirm).getByRole('button', { name: 'Remove card' }));
+      await waitFor(() =>
+        expect(fetch.calls.some((c) => c.method === 'DELETE' && c.path === '/api/billing/methods/pm_2')).toBe(true),
+      );
+    });
+
+    it('shows why the server refuses to remove the only card paying for a subscription', async () => {
+      renderBilling({
+        'GET /api/billing/methods/': { status: 200, body: { items: [visa] } },
+        'DELETE /api/billing/methods/pm_1': {
+          status: 409,
+          body: {
+            message: 'This card pays for an active subscription. Add another card first, or cancel the subscription.',
+            code: 'CONFLICT',
+          },
+        },
+      });
+      await userEvent.click(await screen.findByRole('button', { name: 'Remove Visa ending in 4242' }));
+      const confirm = await screen.findByRole('dialog', { name: 'Remove card?' });
+      await userEvent.click(within(confirm).getByRole('button', { name: 'Remove card' }));
+      expect(await within(confirm).findByRole('alert')).toHaveTextContent(
+        'Error: This card pays for an active subscription. Add another card first, or cancel the subscription.',
+      );
+    });
+  });
+
+  describe('the add-card dialog', () => {
+    const setup = { status: 200, body: { provider: 'local', clientSecret: 'seti_local_secret' } };
+
+    it('is shown while billing.addMethodVisible is set, with the test card hint', async () => {
+      const { store } = renderBilling({ 'POST /api/billing/intents/setup': setup });
+      await userEvent.click(await screen.findByRole('button', { name: 'Add card' }));
+      expect(store.getState().billing.addMethodVisible).toBe(true);
+      const dialog = await screen.findByRole('dialog', { name: 'Add a card' });
+      expect(dialog).toHaveTextContent('Test mode: use 4242 4242 4242 4242');
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      expect(store.getState().billing.addMethodVisible).toBe(false);
+    });
+
+    it('checks the fields inline, then saves the card with the setup secret', async () => {
+      const { fetch, store } = renderBilling({
+        'POST /api/billing/intents/setup': setup,
+        'POST /api/billing/local/confirm-setup': { status: 201, body: { paymentMethod: visa } },
+      });
+      await userEvent.click(await screen.findByRole('button', { name: 'Add card' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Add a card' });
+      const number = within(dialog).getByLabelText(/Card number/);
+      await userEvent.type(number, '4242424242424241');
+      expect(number).toHaveValue('4242 4242 4242 4241');
+      await userEvent.type(within(dialog).getByLabelText(/Expiry date/), '0120');
+      await userEvent.type(within(dialog).getByLabelText(/Security code/), '12');
+      await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Save card' })).toBeEnabled());
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Save card' }));
+      expect(within(dialog).getByText('Your card number is invalid.')).toBeInTheDocument();
+      expect(within(dialog).getByText('Your card has expired.')).toBeInTheDocument();
+      expect(within(dialog).getByText("Your card's security code is incomplete.")).toBeInTheDocument();
+      expect(fetch.calls.some((c) => c.path === '/api/billing/local/confirm-setup')).toBe(false);
+
+      await userEvent.clear(number);
+      await userEvent.type(number, '4242 4242 4242 4242');
+      const expiry = within(dialog).getByLabelText(/Expiry date/);
+      await userEvent.clear(expiry);
+      await userEvent.type(expiry, '1234');
+      await userEvent.type(within(dialog).getByLabelText(/Security code/), '3');
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Save card' }));
+      await waitFor(() => expect(store.getState().billing.addMethodVisible).toBe(false));
+      const sent = fetch.calls.find((c) => c.path === '/api/billing/local/confirm-setup')!;
+      expect(JSON.parse(sent.body!)).toEqual({
+        clientSecret: 'seti_local_secret',
+        number: '4242424242424242',
+        expMonth: 12,
+        expYear: 2034,
+        cvc: '123',
+      });
+    });
+
+    it("shows a declined card's message in the dialog", async () => {
+      renderBilling({
+        'POST /api/billing/intents/setup': setup,
+        'POST /api/billing/local/confirm-setup': {
+          status: 402,
+          body: { message: 'Your card was declined.', code: 'CARD_DECLINED' },
+        },
+      });
+      await userEvent.click(await screen.findByRole('button', { name: 'Add card' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Add a card' });
+      await userEvent.type(within(dialog).getByLabelText(/Card number/), '4000000000000002');
+      await userEvent.type(within(dialog).getByLabelText(/Expiry date/), '1234');
+      await userEvent.type(within(dialog).getByLabelText(/Security code/), '123');
+      await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Save card' })).toBeEnabled());
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Save card' }));
+      expect(await within(dialog).findByRole('alert')).toHaveTextContent('Error: Your card was declined.');
+    });
+
+    it('explains that card entry needs Stripe.js when the portal runs on Stripe', async () => {
+      renderBilling({
+        'GET /api/config': { status: 200, body: { ...config, billingProvider: 'stripe', stripePublishableKey: 'pk_test_1' } },
+      });
+      await userEvent.click(await screen.findByRole('button', { name: 'Add card' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Add a card' });
+      expect(await within(dialog).findByText('Card entry needs Stripe.js')).toBeInTheDocument();
+      expect(within(dialog).queryByLabelText(/Card number/)).not.toBeInTheDocument();
+    });
+  });
+});

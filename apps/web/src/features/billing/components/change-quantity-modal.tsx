@@ -1,0 +1,75 @@
+import { useState } from 'react';
+import { NumberInput, Stack, Text } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { QUANTITY_MAX, QUANTITY_MIN, QuantitySchema, TEXT } from '@portal/contract';
+import type { ModalBodyProps } from '../../../components/modal-host';
+import { formatMoney } from '../../../lib/format';
+import { fromModalProps, intervalLabel } from '../billing-display';
+import { useUpdateQuantityMutation } from '../api';
+import { ChargePreview } from './charge-preview';
+import { SubscriptionChangeForm } from './subscription-change-form';
+
+/** The new quantity's message, or null when it is a whole number in 1..99 other than the current one. */
+export function checkNewQuantity(value: number | string, current: number): string | null {
+  if (typeof value === 'string' && value.trim() === '') return 'Enter the new number of nodes';
+  const n = typeof value === 'number' ? value : Number(value);
+  const parsed = QuantitySchema.safeParse(n);
+  if (!parsed.success) return parsed.error.issues[0]?.message ?? 'The quantity must be a whole number';
+  if (parsed.data === current) return TEXT.quantityMustDiffer;
+  return null;
+}
+
+/** ChangeQuantityModal: 'Update Subscription Quantity' (the host gives the title). */
+export function ChangeQuantityModal({ props, close }: ModalBodyProps) {
+  const sub = fromModalProps(props);
+  const [update] = useUpdateQuantityMutation();
+  const [value, setValue] = useState<number | string>('');
+  const [showErrors, setShowErrors] = useState(false);
+  const error = checkNewQuantity(value, sub.quantity);
+  const [settled] = useDebouncedValue(error === null ? Number(value) : null, 300);
+  const money = (n: number) => formatMoney(n, sub.currency);
+
+  return (
+    <SubscriptionChangeForm
+      type="quantity"
+      stripeId={sub.stripeId}
+      warning={TEXT.warnQuantity}
+      close={close}
+      validate={() => {
+        setShowErrors(true);
+        return error === null;
+      }}
+      submit={() => update({ stripeId: sub.stripeId, quantity: Number(value) })}
+      details={() => ({ old_quantity: sub.quantity, new_quantity: Number(value) })}
+    >
+      <Stack gap={4}>
+        <Text size="sm">
+          {sub.plan}: <strong>{sub.quantity}</strong> {sub.quantity === 1 ? 'node' : 'nodes'},{' '}
+          {money(sub.unitAmount * sub.quantity)} {intervalLabel(sub.interval)}.
+        </Text>
+      </Stack>
+      <NumberInput
+        label="New number of nodes"
+        description={`From ${QUANTITY_MIN} to ${QUANTITY_MAX}; each node is ${money(sub.unitAmount)} ${intervalLabel(sub.interval)}.`}
+        required
+        data-autofocus
+        min={QUANTITY_MIN}
+        max={QUANTITY_MAX}
+        clampBehavior="none"
+        allowNegative={false}
+        inputMode="numeric"
+        value={value}
+        onChange={setValue}
+        onBlur={() => {
+          if (value !== '') setShowErrors(true);
+        }}
+        error={showErrors ? error : null}
+      />
+      <ChargePreview
+        stripeId={sub.stripeId}
+        change={settled !== null && settled === Number(value) && error === null ? { quantity: settled } : null}
+        placeholder="Type a new number of nodes to see what it costs now."
+      />
+    </SubscriptionChangeForm>
+  );
+}

@@ -1,0 +1,295 @@
+import { useId, useState, type FormEvent } from 'react';
+import {
+  Alert,
+  Badge,
+  Button,
+  Divider,
+  Group,
+  NumberInput,
+  Paper,
+  SegmentedControl,
+  Select,
+  Skeleton,
+  Stack,
+  Text,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconAlertTriangle, IconCreditCard, IconPlus } from '@tabler/icons-react';
+import {
+  QUANTITY_MAX,
+  QUANTITY_MIN,
+  QuantitySchema,
+  type Interval,
+  type PaymentMethod,
+  type Subscription,
+} from '@portal/contract';
+import { ErrorDisplay } from '../../../components/error-display';
+import { formatDate, formatMoney } from '../../../lib/format';
+import { setAddMethodVisible } from '../../../lib/state/billing-slice';
+import { useAppDispatch } from '../../../lib/state/hooks';
+import { setHighlight } from '../../../lib/state/license-slice';
+import { useCheckoutMutation, useListPricesQuery } from '../api';
+import { addInterval, brandLabel, intervalLabel, periodTotal, yearlySaving } from '../billing-display';
+import { SectionHeader } from './section-header';
+import classes from './billing.module.css';
+
+export function checkQuantity(value: number | string): string | null {
+  if (typeof value === 'string' && value.trim() === '') return 'Enter the number of nodes';
+  const parsed = QuantitySchema.safeParse(typeof value === 'number' ? value : Number(value));
+  return parsed.success ? null : (parsed.error.issues[0]?.message ?? 'The quantity must be a whole number');
+}
+
+/** 128 random bits in hex (getRandomValues also works on plain-http deployments, randomUUID does not). */
+function newKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export interface CheckoutCardProps {
+  methods: PaymentMethod[] | undefined;
+  methodsLoading: boolean;
+  /** 'first' when the customer has no subscription yet: the card is the page's main call to action. */
+  variant: 'first' | 'another';
+  onSubscribed?: (subscription: Subscription) => void;
+}
+
+/**
+ * Buying a subscription: monthly or yearly, 1..99 nodes, the total per period computed from the
+ * plan's prices (and what yearly saves), the card to charge, and Subscribe.
+ */
+export function CheckoutCard({ methods, methodsLoading, variant, onSubscribed }: CheckoutCardProps) {
+  const dispatch = useAppDispatch();
+  const periodLabelId = useId();
+  const { data: price, error: priceError, isLoading: priceLoading } = useListPricesQuery();
+  const [checkout, { isLoading, error, reset }] = useCheckoutMutation();
+  const [interval, setBillingInterval] = useState<Interval>('month');
+  const [quantity, setQuantity] = useState<number | string>(1);
+  const [cardId, setCardId] = useState<string | null>(null);
+  const [showErrors, setShowErrors] = useState(false);
+  // One purchase, one key: a retry after a network error cannot charge twice.
+  const [idempotencyKey, setIdempotencyKey] = useState(newKey);
+  const [pending, setPending] = useState<Subscription | null>(null);
+  // A customer who already subscribes sees a short prompt; the form opens on request.
+  const [expanded, setExpanded] = useState(variant === 'first');
+
+  const quantityError = checkQuantity(quantity);
+  const n = quantityError ? null : Number(quantity);
+  const cards = methods ?? [];
+  const selected = cards.find((c) => c.id === cardId) ?? cards.find((c) => c.isDefault) ?? cards[0] ?? null;
+  const money = (amount: number) => (price ? formatMoney(amount, price.currency) : '');
+  const saving = price ? yearlySaving(price, n ?? 1) : null;
+
+  const change = () => {
+    reset();
+    setIdempotencyKey(newKey());
+  };
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setShowErrors(true);
+    if (n === null || !selected) return;
+    const result = await checkout({
+      body: { interval, quantity: n, paymentMethodId: selected.id },
+      idempotencyKey,
+    });
+    if ('error' in result) return;
+    const { subscription, clientSecret } = result.data;
+    setIdempotencyKey(newKey());
+    if (subscription.status === 'incomplete' || clientSecret) {
+      setPending(subscription);
+      return;
+    }
+    if (subscription.licenseKey) dispatch(setHighlight(subscription.licenseKey));
+    notifications.show({
+      color: 'green',
+      title: 'Subscription started',
+      message: subscription.licenseKey
+        ? `Your license key ${subscription.licenseKey} admits ${subscription.quantity} ${subscription.quantity === 1 ? 'node' : 'nodes'}.`
+        : 'Your license key is being issued.',
+    });
+    setQuantity(1);
+    setShowErrors(false);
+    if (variant === 'another') setExpanded(false);
+    onSubscribed?.(subscription);
+  };
+
+  const title = variant === 'first' ? 'Start a subscription' : 'Add a subscription';
+  const description =
+    variant === 'first'
+      ? 'Choose how many nodes to license and how often to pay. Your license key is issued at once.'
+      : 'Another license key, with its own number of nodes and billing period.';
+
+  if (!expanded) {
+    return (
+      <Paper withBorder p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="billing-checkout-title">
+        <SectionHeader
+          title={<span id="billing-checkout-title">{title}</span>}
+          description={description}
+          action={
+            <Button variant="light" size="sm" leftSection={<IconPlus size={16} />} onClick={() => setExpanded(true)}>
+              New subscription
+            </Button>
+          }
+        />
+      </Paper>
+    );
+  }
+
+  return (
+    <Paper withBorder p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="billing-checkout-title">
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="md">
+          <SectionHeader
+            title={<span id="billing-checkout-title">{title}</span>}
+            description={description}
+            action={
+              variant === 'another' ? (
+                <Button variant="subtle" color="gray" size="sm" onClick={() => setExpanded(false)}>
+                  Close
+                </Button>
+              ) : null
+            }
+          />
+          {priceLoading ? (
+            <Stack gap="sm" aria-busy="true" aria-label="Loading prices">
+              <Skeleton height={36} />
+              <Skeleton height={36} />
+              <Skeleton height={80} />
+            </Stack>
+          ) : priceError || !price ? (
+            <ErrorDisplay error={priceError} />
+          ) : (
+            <>
+              <Stack gap={6}>
+                <Text component="div" size="sm" fw={500} id={periodLabelId}>
+                  Billing period
+                </Text>
+                <SegmentedControl
+                  aria-labelledby={periodLabelId}
+                  fullWidth
+                  value={interval}
+                  onChange={(v) => {
+                    setBillingInterval(v as Interval);
+                    change();
+                  }}
+                  data={[
+                    { value: 'month', label: 'Monthly' },
+                    {
+                      value: 'year',
+                      label:
+                        saving && saving.percent > 0 ? (
+                          <Group gap={6} justify="center" wrap="nowrap">
+                            <span>Yearly</span>
+                            <Badge size="xs" variant="light" color="green" radius="sm">
+                              Save {saving.percent}%
+                            </Badge>
+                          </Group>
+                        ) : (
+                          'Yearly'
+                        ),
+                    },
+                  ]}
+                />
+              </Stack>
+              <NumberInput
+                label="Number of nodes"
+                description={`Each node is one machine running the product; ${QUANTITY_MIN} to ${QUANTITY_MAX}.`}
+                required
+                min={QUANTITY_MIN}
+                max={QUANTITY_MAX}
+                clampBehavior="none"
+                allowNegative={false}
+                inputMode="numeric"
+                value={quantity}
+                onChange={(v) => {
+                  setQuantity(v);
+                  change();
+                }}
+                onBlur={() => setShowErrors(true)}
+                error={showErrors ? quantityError : null}
+              />
+              <Paper radius="md" p="md" bg="var(--mantine-color-default-hover)" role="group" aria-label="Price">
+                <Stack gap={6}>
+                  <Group justify="space-between" wrap="nowrap" gap="sm">
+                    <Text size="sm" c="dimmed">
+                      {n ?? '–'} × {money(interval === 'month' ? price.monthUnitAmount : price.yearUnitAmount)} per node
+                    </Text>
+                    <Text size="sm" c="dimmed" style={{ fontVariantNumeric: 'tabular-nums' }}>
+                      {n ? money(periodTotal(price, interval, n)) : '–'}
+                    </Text>
+                  </Group>
+                  {interval === 'year' && n && saving && saving.amount > 0 ? (
+                    <Text size="sm" className={classes.saving} fw={500}>
+                      You save {money(saving.amount)} a year compared with monthly billing.
+                    </Text>
+                  ) : null}
+                  {interval === 'month' && n && saving && saving.amount > 0 ? (
+                    <Text size="sm" c="dimmed">
+                      Pay yearly to save {money(saving.amount)} a year.
+                    </Text>
+                  ) : null}
+                  <Divider my={4} />
+                  <Group justify="space-between" align="baseline" wrap="nowrap" gap="sm">
+                    <Text fw={600}>Total per {interval}</Text>
+                    <Text fw={700} size="xl" style={{ fontVariantNumeric: 'tabular-nums' }}>
+                      {n ? money(periodTotal(price, interval, n)) : '–'}
+                    </Text>
+                  </Group>
+                  <Text size="xs" c="dimmed">
+                    Charged today, then {intervalLabel(interval)} from {formatDate(addInterval(new Date(), interval))} until you
+                    cancel. Prices exclude any taxes that apply.
+                  </Text>
+                </Stack>
+              </Paper>
+              {methodsLoading ? (
+                <Skeleton height={36} />
+              ) : cards.length === 0 ? (
+                <Alert role="note" variant="light" color="gray" icon={<IconCreditCard size={18} />} py="sm">
+                  <Group justify="space-between" gap="sm">
+                    <Text size="sm">Add a card to subscribe.</Text>
+                    <Button
+                      size="xs"
+                      variant="light"
+                      leftSection={<IconPlus size={14} />}
+                      onClick={() => dispatch(setAddMethodVisible(true))}
+                    >
+                      Add a card first
+                    </Button>
+                  </Group>
+                </Alert>
+              ) : cards.length === 1 && selected ? (
+                <Text size="sm" c="dimmed">
+                  Paid with {brandLabel(selected.brand)} ending in {selected.last4}.
+                </Text>
+              ) : (
+                <Select
+                  label="Pay with"
+                  allowDeselect={false}
+                  value={selected?.id ?? null}
+                  onChange={(v) => {
+                    setCardId(v);
+                    change();
+                  }}
+                  data={cards.map((c) => ({
+                    value: c.id,
+                    label: `${brandLabel(c.brand)} ending in ${c.last4}${c.isDefault ? ' (default)' : ''}`,
+                  }))}
+                />
+              )}
+              {pending ? (
+                <Alert variant="light" color="yellow" icon={<IconAlertTriangle size={18} />}>
+                  Your bank asks you to confirm this payment. Confirming it needs Stripe.js, which this version of the portal
+                  cannot load yet; the subscription stays “Awaiting payment” until it is paid.
+                </Alert>
+              ) : null}
+              <ErrorDisplay error={error} />
+              <Button type="submit" size="md" loading={isLoading} disabled={cards.length === 0 || methodsLoading}>
+                Subscribe
+              </Button>
+            </>
+          )}
+        </Stack>
+      </form>
+    </Paper>
+  );
+}

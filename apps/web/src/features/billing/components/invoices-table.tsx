@@ -1,0 +1,165 @@
+import { useState } from 'react';
+import { Anchor, Badge, Group, Pagination, ScrollArea, Skeleton, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { IconExternalLink } from '@tabler/icons-react';
+import { ErrorDisplay } from '../../../components/error-display';
+import { formatDate, formatMoney } from '../../../lib/format';
+import { useListInvoicesQuery } from '../api';
+import { invoiceBadge } from '../billing-display';
+import { useNarrow } from '../use-narrow';
+
+/** Invoices per page under a subscription; the API answers them all, newest first. */
+export const INVOICES_PER_PAGE = 10;
+
+const num = { fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' } as const;
+
+/** 'View': the printable invoice page in a new tab. */
+function ViewLink({ url, number }: { url: string | null; number: string }) {
+  if (!url) {
+    return (
+      <Text size="sm" c="dimmed" component="span">
+        –
+      </Text>
+    );
+  }
+  return (
+    <Anchor href={url} target="_blank" rel="noopener noreferrer" size="sm">
+      <Group gap={4} wrap="nowrap" component="span">
+        View
+        <VisuallyHidden> invoice {number} (opens in a new tab)</VisuallyHidden>
+        <IconExternalLink size={14} aria-hidden />
+      </Group>
+    </Anchor>
+  );
+}
+
+/** A subscription's invoices: number, date, period, amount, status and a link to the printable page. */
+export function InvoicesTable({ stripeId }: { stripeId: string }) {
+  const { data, error, isLoading } = useListInvoicesQuery(stripeId);
+  const narrow = useNarrow('sm');
+  const [page, setPage] = useState(1);
+  const items = data?.items ?? [];
+  const pages = Math.max(1, Math.ceil(items.length / INVOICES_PER_PAGE));
+  const shown = items.slice((page - 1) * INVOICES_PER_PAGE, page * INVOICES_PER_PAGE);
+
+  if (error) return <ErrorDisplay error={error} />;
+  const pager =
+    pages > 1 ? (
+      <Group justify="flex-end">
+        <Pagination total={pages} value={page} onChange={setPage} size="sm" aria-label="Invoice pages" />
+      </Group>
+    ) : null;
+
+  if (narrow) {
+    // Phones: one compact row per invoice instead of a table that scrolls sideways.
+    return (
+      <Stack gap="sm">
+        <Stack gap={0} role="list" aria-label="Invoices" aria-busy={isLoading || undefined}>
+          {isLoading
+            ? [0, 1].map((i) => <Skeleton key={i} height={44} my={4} />)
+            : shown.map((inv, i) => {
+                const badge = invoiceBadge(inv.status);
+                return (
+                  <Group
+                    key={inv.id}
+                    role="listitem"
+                    justify="space-between"
+                    wrap="nowrap"
+                    gap="sm"
+                    py="xs"
+                    style={i === 0 ? undefined : { borderTop: '1px solid var(--mantine-color-default-border)' }}
+                  >
+                    <Stack gap={2} style={{ minWidth: 0 }}>
+                      <Text ff="monospace" size="sm">
+                        {inv.number}
+                      </Text>
+                      <Text size="xs" c="dimmed">
+                        {formatDate(inv.created)}
+                      </Text>
+                    </Stack>
+                    <Stack gap={4} align="flex-end">
+                      <Group gap="xs" wrap="nowrap">
+                        <Text size="sm" fw={500} style={num}>
+                          {formatMoney(inv.amountDue, inv.currency)}
+                        </Text>
+                        <Badge size="sm" variant="light" color={badge.color}>
+                          {badge.label}
+                        </Badge>
+                      </Group>
+                      <ViewLink url={inv.url} number={inv.number} />
+                    </Stack>
+                  </Group>
+                );
+              })}
+        </Stack>
+        {pager}
+      </Stack>
+    );
+  }
+
+  if (!isLoading && items.length === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        No invoices yet. Each charge adds one here, ready to print.
+      </Text>
+    );
+  }
+
+  return (
+    <Stack gap="sm">
+      <ScrollArea type="auto" offsetScrollbars="x">
+        <Table miw={600} verticalSpacing="xs" highlightOnHover aria-label="Invoices" aria-busy={isLoading || undefined}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Invoice</Table.Th>
+              <Table.Th>Date</Table.Th>
+              <Table.Th>Period</Table.Th>
+              <Table.Th ta="right">Amount</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th>
+                <VisuallyHidden>Document</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {isLoading
+              ? [0, 1, 2].map((i) => (
+                  <Table.Tr key={i}>
+                    {[90, 80, 140, 60, 50, 40].map((w, j) => (
+                      <Table.Td key={j}>
+                        <Skeleton height={12} width={w} ml={j === 3 ? 'auto' : undefined} />
+                      </Table.Td>
+                    ))}
+                  </Table.Tr>
+                ))
+              : shown.map((inv) => {
+                  const badge = invoiceBadge(inv.status);
+                  return (
+                    <Table.Tr key={inv.id}>
+                      <Table.Td ff="monospace" fz="sm" style={{ whiteSpace: 'nowrap' }}>
+                        {inv.number}
+                      </Table.Td>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(inv.created)}</Table.Td>
+                      <Table.Td c="dimmed" fz="sm" style={{ whiteSpace: 'nowrap' }}>
+                        {formatDate(inv.periodStart)} – {formatDate(inv.periodEnd)}
+                      </Table.Td>
+                      <Table.Td ta="right" style={num}>
+                        {formatMoney(inv.amountDue, inv.currency)}
+                      </Table.Td>
+                      <Table.Td>
+                        <Badge size="sm" variant="light" color={badge.color}>
+                          {badge.label}
+                        </Badge>
+                      </Table.Td>
+                      <Table.Td ta="right">
+                        <ViewLink url={inv.url} number={inv.number} />
+                      </Table.Td>
+                    </Table.Tr>
+                  );
+                })}
+          </Table.Tbody>
+        </Table>
+      </ScrollArea>
+      {pager}
+    </Stack>
+  );
+}

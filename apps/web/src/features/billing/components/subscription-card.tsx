@@ -1,0 +1,219 @@
+import type { ReactNode } from 'react';
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  CopyButton,
+  Divider,
+  Group,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import {
+  IconAlertTriangle,
+  IconCalendarRepeat,
+  IconCheck,
+  IconCopy,
+  IconRotateClockwise,
+  IconStack2,
+  IconX,
+} from '@tabler/icons-react';
+import type { ModalId, Subscription } from '@portal/contract';
+import { Link } from 'react-router';
+import { formatDate, formatMoney } from '../../../lib/format';
+import { PAGES } from '../../../lib/pages';
+import { setAddMethodVisible } from '../../../lib/state/billing-slice';
+import { useAppDispatch } from '../../../lib/state/hooks';
+import { showModal } from '../../../lib/state/menu-slice';
+import { intervalLabel, SUBSCRIPTION_BADGE, subscriptionState, toModalProps } from '../billing-display';
+import { useNarrow } from '../use-narrow';
+import { InvoicesTable } from './invoices-table';
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack gap={2} style={{ minWidth: 0 }}>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600} style={{ letterSpacing: '0.04em' }}>
+        {label}
+      </Text>
+      <Text component="div" size="sm" fw={500}>
+        {children}
+      </Text>
+    </Stack>
+  );
+}
+
+export function LicenseKey({ licenseKey }: { licenseKey: string }) {
+  return (
+    <Group gap={4} wrap="nowrap" style={{ minWidth: 0 }}>
+      <Tooltip label="Show on the Licenses page">
+        <Anchor
+          component={Link}
+          to={`${PAGES.licenses.path}?highlight=${encodeURIComponent(licenseKey)}`}
+          ff="monospace"
+          size="sm"
+          style={{ overflowWrap: 'anywhere' }}
+        >
+          {licenseKey}
+        </Anchor>
+      </Tooltip>
+      <CopyButton value={licenseKey}>
+        {({ copied, copy }) => (
+          <Tooltip label={copied ? 'Copied' : 'Copy license key'}>
+            <ActionIcon
+              variant="subtle"
+              color={copied ? 'green' : 'gray'}
+              size="sm"
+              onClick={copy}
+              aria-label={copied ? 'Copied' : 'Copy license key'}
+            >
+              {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
+            </ActionIcon>
+          </Tooltip>
+        )}
+      </CopyButton>
+    </Group>
+  );
+}
+
+/** One subscription: plan, status, quantity, price, renewal or end date, license key, actions, invoices. */
+export function SubscriptionCard({ subscription: s }: { subscription: Subscription }) {
+  const dispatch = useAppDispatch();
+  const state = subscriptionState(s);
+  const badge = SUBSCRIPTION_BADGE[state];
+  const open = (id: ModalId) => dispatch(showModal({ id, props: toModalProps(s) }));
+  const nodes = `${s.quantity} ${s.quantity === 1 ? 'node' : 'nodes'}`;
+  const end = formatDate(s.currentPeriodEnd);
+  const titleId = `subscription-${s.stripeId}`;
+  // Beside the title on wider screens; on phones, full-width buttons under it.
+  const narrow = useNarrow('xs');
+  const buttons = (
+    <>
+      <Button
+        variant="default"
+        size="xs"
+        fullWidth={narrow}
+        leftSection={<IconStack2 size={14} />}
+        onClick={() => open('ChangeQuantityModal')}
+      >
+        Change quantity
+      </Button>
+      <Button
+        variant="default"
+        size="xs"
+        fullWidth={narrow}
+        leftSection={<IconCalendarRepeat size={14} />}
+        onClick={() => open('UpdateBillingPeriodModal')}
+      >
+        Change billing period
+      </Button>
+      <Button
+        variant={narrow ? 'light' : 'subtle'}
+        color="red"
+        size="xs"
+        fullWidth={narrow}
+        leftSection={<IconX size={14} />}
+        onClick={() => open('CancelSubscriptionModal')}
+      >
+        Cancel subscription
+      </Button>
+    </>
+  );
+  const actions = narrow ? (
+    <Stack gap="xs">{buttons}</Stack>
+  ) : (
+    <Group gap="xs" wrap="wrap">
+      {buttons}
+    </Group>
+  );
+
+  return (
+    <Paper withBorder p={{ base: 'md', sm: 'lg' }} component="article" aria-labelledby={titleId}>
+      <Stack gap="md">
+        <Group justify="space-between" align="flex-start" gap="sm">
+          <Stack gap={4} style={{ minWidth: 0 }}>
+            <Group gap="xs" wrap="wrap">
+              <Title order={3} size="h4" id={titleId}>
+                {s.plan}
+              </Title>
+              <Badge variant="light" color={badge.color}>
+                {badge.label}
+              </Badge>
+            </Group>
+            <Text size="sm" c="dimmed">
+              {nodes}, {intervalLabel(s.interval)}
+            </Text>
+          </Stack>
+          {state === 'active' && !narrow ? actions : null}
+        </Group>
+        {state === 'active' && narrow ? actions : null}
+
+        {state === 'cancelling' ? (
+          <Alert role="note" variant="light" color="yellow" icon={<IconAlertTriangle size={18} />} py="sm">
+            <Group justify="space-between" gap="sm">
+              <Text size="sm">
+                Cancelled: access until <strong>{end}</strong>. Re-activate to keep your license after that date.
+              </Text>
+              <Button
+                size="xs"
+                leftSection={<IconRotateClockwise size={14} />}
+                onClick={() => open('ReactivateSubscriptionModal')}
+              >
+                Re-activate
+              </Button>
+            </Group>
+          </Alert>
+        ) : null}
+        {state === 'past_due' ? (
+          <Alert role="note" variant="light" color="red" icon={<IconAlertTriangle size={18} />} py="sm">
+            <Group justify="space-between" gap="sm">
+              <Text size="sm">
+                The last payment failed. Add a working card: the open invoice is paid with it at once, and your license keeps
+                working.
+              </Text>
+              <Button size="xs" color="red" onClick={() => dispatch(setAddMethodVisible(true))}>
+                Add a working card
+              </Button>
+            </Group>
+          </Alert>
+        ) : null}
+        {state === 'incomplete' ? (
+          <Alert role="note" variant="light" color="yellow" icon={<IconAlertTriangle size={18} />} py="sm">
+            <Text size="sm">This subscription is waiting for its first payment to be confirmed.</Text>
+          </Alert>
+        ) : null}
+
+        <SimpleGrid cols={{ base: 2, xs: 3 }} spacing="md" verticalSpacing="md">
+          <Fact label="Nodes">{s.quantity}</Fact>
+          <Fact label="Price">
+            <span style={{ fontVariantNumeric: 'tabular-nums' }}>{formatMoney(s.unitAmount * s.quantity, s.currency)}</span>{' '}
+            {intervalLabel(s.interval)}
+          </Fact>
+          <Fact label={state === 'ended' ? 'Ended' : state === 'cancelling' ? 'Access until' : 'Renews on'}>{end}</Fact>
+        </SimpleGrid>
+        <Fact label="License key">
+          {s.licenseKey ? (
+            <LicenseKey licenseKey={s.licenseKey} />
+          ) : (
+            <Text size="sm" c="dimmed">
+              Issued once the first payment is confirmed
+            </Text>
+          )}
+        </Fact>
+
+        <Divider />
+        <Stack gap="xs">
+          <Title order={4} size="h6">
+            Invoices
+          </Title>
+          <InvoicesTable stripeId={s.stripeId} />
+        </Stack>
+      </Stack>
+    </Paper>
+  );
+}

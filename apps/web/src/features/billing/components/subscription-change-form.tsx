@@ -1,0 +1,117 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { Alert, Button, Group, Loader, Stack, TextInput } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { CONFIRM_PHRASE, TEXT } from '@portal/contract';
+import { ErrorDisplay } from '../../../components/error-display';
+import { track, type AnalyticsProps } from '../../../lib/analytics';
+import { reloadPage } from '../reload-page';
+
+/** The analytics `type` of each change (specification, section 3). */
+export type ChangeType = 'quantity' | 'billing_period' | 'cancel' | 'reactivate';
+
+export function confirmPhraseOk(value: string): boolean {
+  return value.trim().toLowerCase() === CONFIRM_PHRASE.toLowerCase();
+}
+
+export interface SubscriptionChangeFormProps {
+  type: ChangeType;
+  stripeId: string;
+  /** The specification's warning, word for word (TEXT.warn*), when the change has one. */
+  warning?: string;
+  /** Fields and facts above the confirmation (new quantity, the charge preview). */
+  children?: ReactNode;
+  /** Checks the change's own fields and shows their messages; false stops the submit. */
+  validate?: () => boolean;
+  /** Makes the change; RTK Query's result. */
+  submit: () => Promise<{ error?: unknown }>;
+  /** The old and new values recorded with 'subscription_changed'. */
+  details?: () => AnalyticsProps;
+  submitColor?: string;
+  close: () => void;
+}
+
+/**
+ * What the four subscription modals share: the warning, the 'I confirm' field, Cancel and Submit.
+ * Cancel records 'subscription_change_cancelled'; a success records 'subscription_changed' and
+ * reloads the page; a failure shows the error display inside the modal.
+ */
+export function SubscriptionChangeForm({
+  type,
+  stripeId,
+  warning,
+  children,
+  validate,
+  submit,
+  details,
+  submitColor,
+  close,
+}: SubscriptionChangeFormProps) {
+  const [confirm, setConfirm] = useState('');
+  const [attempted, setAttempted] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const confirmError = attempted && !confirmPhraseOk(confirm) ? TEXT.confirmRequired : null;
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (submitting) return;
+    setAttempted(true);
+    const fieldsOk = validate ? validate() : true;
+    if (!fieldsOk || !confirmPhraseOk(confirm)) return;
+    setError(null);
+    setSubmitting(true);
+    const result = await submit();
+    if (result.error !== undefined) {
+      setError(result.error);
+      setSubmitting(false);
+      return;
+    }
+    track('subscription_changed', { type, stripe_subscription_id: stripeId, ...(details ? details() : {}) });
+    // Stays 'Submitting, please wait...' until the reload replaces the page.
+    reloadPage();
+  };
+
+  const onCancel = () => {
+    track('subscription_change_cancelled', { type, stripe_subscription_id: stripeId });
+    close();
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack gap="md">
+        {warning ? (
+          <Alert role="note" color="yellow" variant="light" icon={<IconAlertTriangle size={18} stroke={1.8} />} py="sm">
+            {warning}
+          </Alert>
+        ) : null}
+        {children}
+        <TextInput
+          label="Confirmation"
+          description={`Type "${CONFIRM_PHRASE}" to proceed.`}
+          placeholder={CONFIRM_PHRASE}
+          autoComplete="off"
+          spellCheck={false}
+          required
+          value={confirm}
+          onChange={(e) => setConfirm(e.currentTarget.value)}
+          error={confirmError}
+          disabled={submitting}
+        />
+        <ErrorDisplay error={error} />
+        <Group justify="flex-end" gap="sm" mt="xs">
+          <Button variant="default" onClick={onCancel} disabled={submitting}>
+            Cancel
+          </Button>
+          <Button
+            type="submit"
+            color={submitColor}
+            disabled={submitting}
+            leftSection={submitting ? <Loader size={14} color="currentColor" aria-hidden /> : null}
+          >
+            {submitting ? TEXT.submitting : 'Submit'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,383 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseUrl, openBrowser, screenshot, signInByApi, uniqueEmail, type Browser } from './fixtures';
+
+type Capture = { type: string; event?: string; properties?: Record<string, unknown> };
+
+/**
+ * The whole billing story of one customer on the real server and its local billing engine:
+ * cards, checkout, the four subscription modals (each change reloads the page), invoices.
+ * The tests run in order and share the browser and the customer.
+ */
+let b: Browser;
+let page: Page;
+let licenseKey = '';
+let stripeId = '';
+/**
+ * Every analytics call the page logs, kept across reloads: the no-op sink logs each call with
+ * console.debug, and an init script hands it to the test before the page can reload.
+ */
+const recorded: Capture[] = [];
+
+const events = (name: string) => recorded.filter((c) => c.type === 'capture' && c.event === name);
+const dialog = (name: string) => page.getByRole('dialog', { name });
+
+/** A modal's opening transition has ended (for screenshots). */
+async function settled(name: string) {
+  const modal = dialog(name);
+  await modal.waitFor();
+  await expect
+    .poll(() => modal.evaluate((el) => [getComputedStyle(el).opacity, getComputedStyle(el).transform].join(' ')))
+    .toMatch(/^1 (none|matrix\(1, 0, 0, 1, 0, 0\))$/);
+}
+
+async function openBilling() {
+  await page.goto('/app/billing');
+  await page.getByRole('heading', { level: 1, name: 'Billing' }).waitFor();
+}
+
+/** Submits a change modal and waits for the full page reload that follows a success. */
+async function submitAndReload(modal: ReturnType<typeof dialog>) {
+  const reloaded = page.waitForEvent('load');
+  await modal.getByRole('button', { name: 'Submit' }).click();
+  await reloaded;
+}
+
+/** The subscription card (one per customer here). */
+const subscription = () => page.getByRole('article');
+
+beforeAll(async () => {
+  b = await openBrowser({ width: 1280, height: 900 });
+  page = b.page;
+  await b.context.exposeFunction('__recordAnalytics', (json: string) => {
+    recorded.push(JSON.parse(json) as Capture);
+  });
+  await b.context.addInitScript(() => {
+    const debug = console.debug.bind(console);
+    console.debug = (...args: unknown[]) => {
+      if (args[0] === '[analytics]') {
+        (window as unknown as { __recordAnalytics: (s: string) => void }).__recordAnalytics(JSON.stringify(args[1]));
+      }
+      debug(...args);
+    };
+  });
+  await signInByApi(page, uniqueEmail('billing'), { fname: 'Grace', lname: 'Hopper' });
+});
+
+afterAll(async () => {
+  await b.close();
+});
+
+describe('billing: cards and checkout', () => {
+  it('shows the empty page: no cards, and the checkout as the next step', async () => {
+    await openBilling();
+    await page.getByRole('heading', { name: 'Start a subscription' }).waitFor();
+    await page.getByText('No cards yet').waitFor();
+    expect(await page.getByRole('button', { name: 'Subscribe' }).isDisabled()).toBe(true);
+    await screenshot(page, 'billing-empty-1280');
+  });
+
+  it('checks the card fields inline and refuses a declined card with the server message', async () => {
+    await page.getByRole('button', { name: 'Add card', exact: true }).click();
+    const add = dialog('Add a card');
+    await add.waitFor();
+    await add.getByText('Test mode: use 4242 4242 4242 4242').waitFor();
+    const number = add.getByLabel('Card number');
+    await number.pressSequentially('4242424242424241');
+    expect(await number.inputValue()).toBe('4242 4242 4242 4241');
+    await add.getByLabel('Expiry date').pressSequentially('0120');
+    expect(await add.getByLabel('Expiry date').inputValue()).toBe('01/20');
+    await add.getByLabel('Security code').pressSequentially('12');
+    await add.getByRole('button', { name: 'Save card' }).click();
+    await add.getByText('Your card number is invalid.').waitFor();
+    await add.getByText('Your card has expired.').waitFor();
+    await add.getByText("Your card's security code is incomplete.").waitFor();
+    await settled('Add a card');
+    await screenshot(page, 'billing-add-card-invalid-1280');
+
+    await number.fill('');
+    await number.pressSequentially('4000 0000 0000 0002');
+    await add.getByLabel('Expiry date').fill('');
+    await add.getByLabel('Expiry date').pressSequentially('1234');
+    await add.getByLabel('Security code').fill('123');
+    await add.getByRole('button', { name: 'Save card' }).click();
+    await expect.poll(() => add.getByRole('alert').textContent()).toBe('Error: Your card was declined.');
+    await screenshot(page, 'billing-add-card-declined-1280');
+  });
+
+  it('adds the test card 4242 4242 4242 4242, marked as the default', async () => {
+    const add = dialog('Add a card');
+    const number = add.getByLabel('Card number');
+    await number.fill('');
+    await number.pressSequentially('4242 4242 4242 4242');
+    await add.getByRole('button', { name: 'Save card' }).click();
+    await add.waitFor({ state: 'hidden' });
+    const card = page.getByRole('listitem', { name: 'Visa ending in 4242' });
+    await card.waitFor();
+    expect(await card.getByText('Default').isVisible()).toBe(true);
+    expect(await card.getByText('Expires 12/2034').isVisible()).toBe(true);
+  });
+
+  it('prices the checkout from the plan (yearly saving shown) and buys 3 nodes monthly', async () => {
+    const price = page.getByRole('group', { name: 'Price' });
+    expect(await page.getByRole('radio', { name: 'Monthly' }).isChecked()).toBe(true);
+    const nodes = page.getByLabel('Number of nodes');
+    await nodes.fill('3');
+    await expect.poll(() => price.textContent()).toContain('3 × $25.00 per node');
+    expect(await price.textContent()).toContain('Total per month$75.00');
+    await page.getByText('Yearly', { exact: true }).click();
+    await expect.poll(() => price.textContent()).toContain('Total per year$750.00');
+    expect(await price.textContent()).toContain('You save $150.00 a year compared with monthly billing.');
+    await page.getByText('Monthly', { exact: true }).click();
+    await expect.poll(() => price.textContent()).toContain('Total per month$75.00');
+    expect(await page.getByText('Paid with Visa ending in 4242.').isVisible()).toBe(true);
+    await screenshot(page, 'billing-checkout-1280');
+
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    const card = subscription();
+    await card.getByRole('heading', { name: 'Node license' }).waitFor();
+    expect(await card.getByText('Active', { exact: true }).isVisible()).toBe(true);
+    expect(await card.getByText('3 nodes, monthly').isVisible()).toBe(true);
+    const keyLink = card.getByRole('link', { name: /^[A-Z0-9]{5}(-[A-Z0-9]{5}){4}$/ });
+    licenseKey = (await keyLink.textContent()) ?? '';
+    expect(await keyLink.getAttribute('href')).toBe(`/app/licenses?highlight=${licenseKey}`);
+    const subs = (await (await page.context().request.get(`${baseUrl}/api/billing/subscriptions/`)).json()) as {
+      items: Array<{ stripeId: string }>;
+    };
+    stripeId = subs.items[0]!.stripeId;
+    await card.getByRole('table', { name: 'Invoices' }).getByRole('link', { name: /^View/ }).waitFor();
+    await screenshot(page, 'billing-subscribed-1280');
+  });
+
+  it('shows the new license on the Licenses page', async () => {
+    await subscription().getByRole('link', { name: licenseKey }).click();
+    await page.waitForURL(/\/app\/licenses\?highlight=/);
+    await page.getByRole('heading', { level: 1, name: 'Licenses' }).waitFor();
+    await expect.poll(() => page.getByText(licenseKey, { exact: true }).first().isVisible()).toBe(true);
+    await openBilling();
+  });
+
+  it('refuses to remove the only card paying for the subscription', async () => {
+    await page.getByRole('button', { name: 'Remove Visa ending in 4242' }).click();
+    const confirm = dialog('Remove card?');
+    await confirm.getByRole('button', { name: 'Remove card' }).click();
+    await expect
+      .poll(() => confirm.getByRole('alert').textContent())
+      .toBe('Error: This card pays for an active subscription. Add another card first, or cancel the subscription.');
+    await confirm.getByRole('button', { name: 'Keep card' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+  });
+});
+
+describe('billing: the four subscription modals', () => {
+  it('validates the new quantity and the confirmation, and records a cancelled change', async () => {
+    await subscription().getByRole('button', { name: 'Change quantity' }).click();
+    const modal = dialog('Update Subscription Quantity');
+    await modal.getByText('You will be charged immediately for the new quantity.').waitFor();
+    const field = modal.getByLabel('New number of nodes');
+    const submit = modal.getByRole('button', { name: 'Submit' });
+    const fieldError = async () => (await field.getAttribute('aria-invalid')) === 'true';
+
+    await submit.click();
+    await modal.getByText('Enter the new number of nodes', { exact: true }).waitFor();
+    await modal.getByText('Please type "I confirm" to proceed').waitFor();
+    for (const [value, message] of [
+      ['0', 'The quantity must be at least 1'],
+      ['100', 'The quantity can be at most 99'],
+      ['2.5', 'The quantity must be a whole number'],
+      ['3', 'Quantity must be different from the current one'],
+    ] as const) {
+      await field.fill(value);
+      await submit.click();
+      await modal.getByText(message, { exact: true }).waitFor();
+      expect(await fieldError(), value).toBe(true);
+    }
+    await modal.getByLabel('Confirmation').fill('I agree');
+    await submit.click();
+    await modal.getByText('Please type "I confirm" to proceed').waitFor();
+    await screenshot(page, 'billing-modal-quantity-errors-1280');
+
+    await modal.getByRole('button', { name: 'Cancel' }).click();
+    await modal.waitFor({ state: 'hidden' });
+    const sink = (await page.evaluate(() => (window as unknown as { __analytics?: unknown[] }).__analytics ?? [])) as Capture[];
+    expect(sink.filter((c) => c.event === 'subscription_change_cancelled')).toEqual([
+      {
+        type: 'capture',
+        event: 'subscription_change_cancelled',
+        properties: { type: 'quantity', stripe_subscription_id: stripeId },
+      },
+    ]);
+  });
+
+  it('changes the quantity after showing the charge now and the next renewal', async () => {
+    await subscription().getByRole('button', { name: 'Change quantity' }).click();
+    const modal = dialog('Update Subscription Quantity');
+    await modal.getByLabel('New number of nodes').fill('5');
+    const preview = modal.getByRole('group', { name: 'Charge preview' });
+    await preview.waitFor();
+    expect(await preview.textContent()).toMatch(/Charged now\$\d+\.\d\d/);
+    expect(await preview.textContent()).toMatch(/Next renewal on [A-Z][a-z]{2} \d{1,2}, \d{4}\$125\.00/);
+    await modal.getByLabel('Confirmation').fill('i confirm');
+    await screenshot(page, 'billing-modal-quantity-1280');
+
+    // Hold the change for a moment so the submitting state can be seen before the reload.
+    await page.route('**/api/billing/subscriptions/*/quantity', async (route) => {
+      await new Promise((r) => setTimeout(r, 600));
+      await route.continue();
+    });
+    const reloaded = page.waitForEvent('load');
+    await modal.getByRole('button', { name: 'Submit' }).click();
+    await modal.getByRole('button', { name: 'Submitting, please wait...' }).waitFor();
+    await reloaded;
+    await expect.poll(() => events('subscription_changed').length).toBe(1);
+    await page.unroute('**/api/billing/subscriptions/*/quantity');
+    expect(events('subscription_changed')[0]!.properties).toEqual({
+      type: 'quantity',
+      stripe_subscription_id: stripeId,
+      old_quantity: 3,
+      new_quantity: 5,
+    });
+    await subscription().getByText('5 nodes, monthly').waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+  });
+
+  it('switches the billing period to yearly', async () => {
+    await subscription().getByRole('button', { name: 'Change billing period' }).click();
+    const modal = dialog('Update Billing Period');
+    await modal.getByText('You will be charged immediately for the new billing period.').waitFor();
+    await modal.getByRole('group', { name: 'Charge preview' }).waitFor();
+    expect(await modal.getByText('Yearly billing saves $250.00 a year (17%).').isVisible()).toBe(true);
+    await modal.getByRole('button', { name: 'Submit' }).click();
+    await modal.getByText('Please type "I confirm" to proceed').waitFor();
+    await modal.getByLabel('Confirmation').fill('I CONFIRM');
+    await screenshot(page, 'billing-modal-period-1280');
+    await submitAndReload(modal);
+    await expect.poll(() => events('subscription_changed').length).toBe(2);
+    expect(events('subscription_changed')[1]!.properties).toEqual({
+      type: 'billing_period',
+      stripe_subscription_id: stripeId,
+      old_interval: 'month',
+      new_interval: 'year',
+    });
+    await subscription().getByText('5 nodes, yearly').waitFor();
+  });
+
+  it('cancels at the end of the period: access until the date, with Re-activate beside it', async () => {
+    await subscription().getByRole('button', { name: 'Cancel subscription' }).click();
+    const modal = dialog('Cancel Subscription');
+    await modal.getByText('You will lose access to the products at the end of the billing period.').waitFor();
+    await modal.getByLabel('Confirmation').fill('I confirm');
+    await settled('Cancel Subscription');
+    await screenshot(page, 'billing-modal-cancel-1280');
+    await submitAndReload(modal);
+    await expect.poll(() => events('subscription_changed').length).toBe(3);
+    expect(events('subscription_changed')[2]!.properties).toEqual({ type: 'cancel', stripe_subscription_id: stripeId });
+    const card = subscription();
+    await card.getByText(/access until/).waitFor();
+    expect(await card.getByText('Cancelled', { exact: true }).isVisible()).toBe(true);
+    expect(await card.getByRole('button', { name: 'Change quantity' }).count()).toBe(0);
+    await screenshot(page, 'billing-cancelled-1280');
+  });
+
+  it('re-activates the cancelled subscription', async () => {
+    await subscription().getByRole('button', { name: 'Re-activate' }).click();
+    const modal = dialog('Re-activate subscription');
+    await modal.getByText(/Next renewal on/).waitFor();
+    await modal.getByLabel('Confirmation').fill('I confirm');
+    await screenshot(page, 'billing-modal-reactivate-1280');
+    await submitAndReload(modal);
+    await expect.poll(() => events('subscription_changed').length).toBe(4);
+    expect(events('subscription_changed')[3]!.properties).toEqual({ type: 'reactivate', stripe_subscription_id: stripeId });
+    await subscription().getByText('Active', { exact: true }).waitFor();
+    expect(
+      await subscription()
+        .getByText(/access until/)
+        .count(),
+    ).toBe(0);
+  });
+
+  it('lists the invoices (the purchase and both prorations) with printable pages', async () => {
+    const table = subscription().getByRole('table', { name: 'Invoices' });
+    const links = table.getByRole('link', { name: /^View/ });
+    // Wait for the rows themselves: while loading, the table shows skeleton rows.
+    await expect.poll(() => links.count()).toBe(3);
+    expect(await table.getByRole('row').count()).toBe(4); // header + 3 invoices
+    expect(await links.first().getAttribute('target')).toBe('_blank');
+    const href = (await links.last().getAttribute('href'))!;
+    const printable = await page.context().request.get(new URL(href, baseUrl).toString());
+    expect(printable.status()).toBe(200);
+    expect(printable.headers()['content-type']).toContain('text/html');
+    const number = (await table.getByRole('row').last().getByRole('cell').first().textContent())!;
+    expect(await printable.text()).toContain(number);
+    await screenshot(page, 'billing-invoices-1280');
+  });
+});
+
+describe('billing on a phone and in the dark', () => {
+  it('fits 390 px: the page and each modal', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openBilling();
+    await subscription().waitFor();
+    await screenshot(page, 'billing-page-390');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+    expect(overflow).toBe(false);
+    for (const [button, title, name] of [
+      ['Change quantity', 'Update Subscription Quantity', 'quantity'],
+      ['Change billing period', 'Update Billing Period', 'period'],
+      ['Cancel subscription', 'Cancel Subscription', 'cancel'],
+    ] as const) {
+      await subscription().getByRole('button', { name: button }).click();
+      const modal = dialog(title);
+      await modal.waitFor();
+      if (name === 'quantity') await modal.getByLabel('New number of nodes').fill('2');
+      if (name !== 'cancel') await modal.getByRole('group', { name: 'Charge preview' }).waitFor();
+      await settled(title);
+      await screenshot(page, `billing-modal-${name}-390`);
+      await modal.getByRole('button', { name: 'Cancel' }).click();
+      await modal.waitFor({ state: 'hidden' });
+    }
+    await page.getByRole('button', { name: 'Add card', exact: true }).click();
+    await dialog('Add a card').getByLabel('Card number').waitFor();
+    await settled('Add a card');
+    await screenshot(page, 'billing-add-card-390');
+    await dialog('Add a card').getByRole('button', { name: 'Cancel' }).click();
+
+    const cancelled = await page
+      .context()
+      .request.delete(`${baseUrl}/api/billing/subscriptions/${stripeId}/`, { headers: { origin: baseUrl } });
+    expect(cancelled.status()).toBe(200);
+    await openBilling();
+    await subscription()
+      .getByText(/access until/)
+      .waitFor();
+    await screenshot(page, 'billing-cancelled-390');
+    await subscription().getByRole('button', { name: 'Re-activate' }).click();
+    await dialog('Re-activate subscription').getByLabel('Confirmation').waitFor();
+    await settled('Re-activate subscription');
+    await screenshot(page, 'billing-modal-reactivate-390');
+    await dialog('Re-activate subscription').getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('fits 390 px for a new customer too (empty page)', async () => {
+    const other = await openBrowser({ width: 390, height: 844 });
+    try {
+      await signInByApi(other.page, uniqueEmail('billing-phone'));
+      await other.page.goto('/app/billing');
+      await other.page.getByRole('heading', { name: 'Start a subscription' }).waitFor();
+      await other.page.getByText('No cards yet').waitFor();
+      await screenshot(other.page, 'billing-empty-390');
+      expect(await other.page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('reads well in the dark colour scheme', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await openBilling();
+    await subscription().waitFor();
+    await screenshot(page, 'billing-page-dark-1280');
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+});
