@@ -5,7 +5,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import type { AppContext } from './app-context';
@@ -22,7 +22,7 @@ import { productsRoutes } from './modules/products/products.routes';
 import { registerErrorHandling } from './plugins/errors';
 import { createMetrics, registerObservability } from './plugins/observability';
 import { createRateLimit } from './plugins/rate-limit';
-import { registerSecurity } from './plugins/security';
+import { applySecurityHeaders, registerSecurity } from './plugins/security';
 import { registerSession, sessionCookie } from './plugins/session';
 import { fileMailer, smtpMailer, type Mailer } from './providers/mail/mailer';
 import { createServices } from './services';
@@ -60,6 +60,15 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // Ids of the contract are up to 255 characters: let them reach validation (and its 400).
+    maxParamLength: 512,
+    // Router errors (a too-long or badly encoded path) answer in the portal's error shape too.
+    frameworkErrors: (err, _req, reply) => {
+      applySecurityHeaders(reply as FastifyReply, config.secureCookies);
+      return (reply as FastifyReply)
+        .status(err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400)
+        .send({ message: 'This address is not valid', code: 'BAD_REQUEST' });
+    },
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.requestTimeoutMs * 2,
     // Our own 503 while closing (registerLoadShedding), in the portal's error shape.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { QUANTITY_MAX, QUANTITY_MIN } from './constants';
-import { itemsOf } from './common';
+import { itemsOf, OpaqueIdSchema } from './common';
 
 export const INTERVALS = ['month', 'year'] as const;
 export type Interval = (typeof INTERVALS)[number];
@@ -22,7 +22,7 @@ export const PaymentMethodSchema = z.object({
 });
 export type PaymentMethod = z.infer<typeof PaymentMethodSchema>;
 export const PaymentMethodListSchema = itemsOf(PaymentMethodSchema);
-export const MethodParamsSchema = z.strictObject({ id: z.string().min(1).max(255) });
+export const MethodParamsSchema = z.strictObject({ id: OpaqueIdSchema });
 
 export const SetupIntentResponseSchema = z.object({
   provider: z.enum(['stripe', 'local']),
@@ -58,7 +58,7 @@ export const SubscriptionSchema = z.object({
 export type Subscription = z.infer<typeof SubscriptionSchema>;
 export const SubscriptionListSchema = itemsOf(SubscriptionSchema);
 export const SubscriptionResponseSchema = z.object({ subscription: SubscriptionSchema });
-export const SubscriptionParamsSchema = z.strictObject({ stripeId: z.string().min(1).max(255) });
+export const SubscriptionParamsSchema = z.strictObject({ stripeId: OpaqueIdSchema });
 
 export const CheckoutBodySchema = z.strictObject({
   interval: IntervalSchema,
@@ -100,7 +100,7 @@ export type Price = z.infer<typeof PriceSchema>;
 /** The card a local card form just added. */
 export const PaymentMethodResponseSchema = z.object({ paymentMethod: PaymentMethodSchema });
 
-export const InvoiceParamsSchema = z.strictObject({ id: z.string().min(1).max(255) });
+export const InvoiceParamsSchema = z.strictObject({ id: OpaqueIdSchema });
 
 /** What a change would cost now: exactly one of quantity or interval. */
 export const PreviewChangeBodySchema = z

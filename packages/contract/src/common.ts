@@ -35,6 +35,14 @@ export const itemsOf = <T extends z.ZodType>(item: T) => z.object({ items: z.arr
 
 export type Page<T> = { items: T[]; page: number; size: number; total: number };
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** Text PostgreSQL can store: well-formed Unicode without NUL characters. */
+export const isStorableText = (v: string) => !v.includes('\u0000') && !LONE_SURROGATE.test(v);
+export const STORABLE_TEXT_MESSAGE = 'Remove the invisible control characters from this text';
+
+/** An opaque provider id in a path (payment method, subscription, invoice). */
+export const OpaqueIdSchema = z.string().min(1).max(255).refine(isStorableText, 'This id is not valid');
+
 /** ISO-8601 timestamp as sent over the wire. */
 export const TimestampSchema = z.string();
 

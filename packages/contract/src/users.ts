@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { NAME_MAX_LENGTH } from './constants';
 import { SessionUserSchema } from './auth';
-import { pageOf } from './common';
+import { isStorableText, pageOf, STORABLE_TEXT_MESSAGE } from './common';
 
 const name = (label: string) =>
   z
     .string({ error: `Enter your ${label}` })
     .trim()
     .min(1, `Enter your ${label}`)
-    .max(NAME_MAX_LENGTH, `Your ${label} can be at most ${NAME_MAX_LENGTH} characters`);
+    .max(NAME_MAX_LENGTH, `Your ${label} can be at most ${NAME_MAX_LENGTH} characters`)
+    .refine(isStorableText, STORABLE_TEXT_MESSAGE);
 
 export const ProfileFieldsSchema = z.strictObject({
   fname: name('first name'),
@@ -17,6 +18,7 @@ export const ProfileFieldsSchema = z.strictObject({
     .string({ error: 'The company name must be text' })
     .trim()
     .max(NAME_MAX_LENGTH, `The company name can be at most ${NAME_MAX_LENGTH} characters`)
+    .refine(isStorableText, STORABLE_TEXT_MESSAGE)
     .optional(),
 });
 

@@ -44,6 +44,10 @@ export function registerErrorHandling(app: FastifyInstance, opts: { spaIndex?: B
     } else if (err.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
       status = 400;
       body = { message: 'The request body does not match its Content-Length', code: 'BAD_REQUEST' };
+    } else if (hasDatabaseCode(err, ['22021', '22P05'])) {
+      // A backstop: text the database cannot store (the contract refuses it first where it can).
+      status = 400;
+      body = { message: 'The request contains characters that cannot be stored', code: 'BAD_REQUEST' };
     } else if (isDatabaseUnavailable(err)) {
       status = 503;
       body = { message: 'The service is temporarily unavailable. Please try again in a moment.', code: 'SERVICE_UNAVAILABLE' };
@@ -66,6 +70,13 @@ export function registerErrorHandling(app: FastifyInstance, opts: { spaIndex?: B
     }
     return reply.status(404).send({ message: `No such endpoint: ${req.method} ${pathname}`, code: 'NOT_FOUND' });
   });
+}
+
+function hasDatabaseCode(err: unknown, codes: string[]): boolean {
+  for (let e = err as { code?: string; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+    if (e.code && codes.includes(e.code)) return true;
+  }
+  return false;
 }
 
 const UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08003', '08006', '53300']);

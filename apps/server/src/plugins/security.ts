@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../lib/errors';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -34,16 +34,21 @@ export function registerSecurity(app: FastifyInstance, opts: { publicUrl: string
   });
 
   app.addHook('onSend', async (req, reply, payload) => {
-    reply.header('content-security-policy', CSP);
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
-    reply.header('x-frame-options', 'DENY');
-    reply.header('cross-origin-opener-policy', 'same-origin');
-    if (opts.hsts) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    applySecurityHeaders(reply, opts.hsts);
     const type = String(reply.getHeader('content-type') ?? '');
     if (req.url.startsWith('/api/') && type.startsWith('application/json')) reply.header('cache-control', 'no-store');
     return payload;
   });
+}
+
+/** The headers every answer carries; also called for router errors, which skip the hooks. */
+export function applySecurityHeaders(reply: FastifyReply, hsts: boolean) {
+  reply.header('content-security-policy', CSP);
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+  reply.header('x-frame-options', 'DENY');
+  reply.header('cross-origin-opener-policy', 'same-origin');
+  if (hsts) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
 }
 
 function requestOrigin(protocol: string, host: string | undefined): string | undefined {

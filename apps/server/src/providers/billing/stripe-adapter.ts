@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import Stripe from 'stripe';
+import { z } from 'zod';
 import type { ChangePreview, Interval, Invoice, PaymentMethod, SubscriptionStatus } from '@portal/contract';
 import type { Config } from '../../config';
 import type { Tx } from '../../db/client';
@@ -420,8 +421,9 @@ export function createStripeAdapter(deps: {
     /** Verifies a webhook against the raw body and our clock; throws 400 with the reason. */
     verifyEvent(raw: Buffer, signature: string | undefined): Stripe.Event {
       if (!signature) throw new AppError('BAD_REQUEST', 'The Stripe-Signature header is missing.');
+      let event: Stripe.Event;
       try {
-        return stripe.webhooks.constructEvent(
+        event = stripe.webhooks.constructEvent(
           raw,
           signature,
           cfg.webhookSecret,
@@ -438,10 +440,21 @@ export function createStripeAdapter(deps: {
             : 'The webhook signature does not match its body.',
         );
       }
+      // Signed is not the same as well-formed: refuse (400, which Stripe does not retry) rather than fail on it.
+      if (!StripeEventShapeSchema.safeParse(event).success) {
+        throw new AppError('BAD_REQUEST', 'The webhook body is not a Stripe event.');
+      }
+      return event;
     },
   };
 }
 export type StripeAdapter = ReturnType<typeof createStripeAdapter>;
+
+const StripeEventShapeSchema = z.object({
+  id: z.string().min(1).max(255),
+  type: z.string().min(1).max(255),
+  data: z.object({ object: z.looseObject({}) }),
+});
 
 export function toInvoice(i: Stripe.Invoice): Invoice {
   const line = i.lines?.data?.[0];
