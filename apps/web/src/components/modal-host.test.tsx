@@ -1,3 +1,4 @@
+import { lazy, type ComponentType } from 'react';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -23,9 +24,43 @@ describe('ModalHost', () => {
     });
     const dialog = await screen.findByRole('dialog', { name: MODAL_TITLES.ChangeQuantityModal });
     expect(dialog).toHaveTextContent('Current quantity 3');
+    // Named close button; the dialog's header is not a second banner landmark.
+    expect(screen.getByRole('button', { name: 'Close' })).toBeInTheDocument();
+    expect(screen.queryByRole('banner')).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(store.getState().menu.modal.open).toBe(false);
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('gives focus back to the control that opened it', async () => {
+    const { store } = renderWithStore(
+      <>
+        <button onClick={() => store.dispatch(showModal({ id: 'ChangeQuantityModal', props: { quantity: 3 } }))}>
+          Change quantity
+        </button>
+        <ModalHost bodies={{ ChangeQuantityModal: QuantityBody }} />
+      </>,
+    );
+    const opener = screen.getByRole('button', { name: 'Change quantity' });
+    await userEvent.click(opener);
+    await screen.findByRole('dialog', { name: MODAL_TITLES.ChangeQuantityModal });
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(opener).toHaveFocus());
+  });
+
+  it('focuses the data-autofocus field of a body that loads after the modal opened', async () => {
+    let resolve: (body: { default: ComponentType<ModalBodyProps> }) => void = () => {};
+    const Lazy = lazy(() => new Promise<{ default: ComponentType<ModalBodyProps> }>((r) => (resolve = r)));
+    const { store } = renderWithStore(<ModalHost bodies={{ ChangeQuantityModal: Lazy }} />);
+    act(() => {
+      store.dispatch(showModal({ id: 'ChangeQuantityModal' }));
+    });
+    await screen.findByRole('dialog');
+    await act(async () => {
+      resolve({ default: () => <input aria-label="New number of nodes" data-autofocus /> });
+      await Promise.resolve();
+    });
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'New number of nodes' })).toHaveFocus());
   });
 
   it('renders nothing for an id without a registered body', () => {

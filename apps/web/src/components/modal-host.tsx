@@ -1,4 +1,4 @@
-import { Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { Suspense, useEffect, useRef, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import { Center, Loader, Modal } from '@mantine/core';
 import { MODAL_BACKDROP_TRANSITION_MS, MODAL_TITLES, MODAL_TRANSITION_MS, type ModalId } from '@portal/contract';
 import { useAppDispatch, useAppSelector } from '../lib/state/hooks';
@@ -18,6 +18,21 @@ export type ModalBody = ComponentType<ModalBodyProps> | LazyExoticComponent<Comp
 export type ModalBodies = Partial<Record<ModalId, ModalBody>>;
 
 /**
+ * Focuses the body's `data-autofocus` field once the body is on screen. The kit does so when the
+ * modal opens, but a body still loading then has no such field yet, and focus would stay on the
+ * close button.
+ */
+function AutoFocusOnLoad({ children }: { children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const box = ref.current;
+    const target = box?.querySelector<HTMLElement>('[data-autofocus]');
+    if (box && target && !box.contains(document.activeElement)) target.focus();
+  }, []);
+  return <div ref={ref}>{children}</div>;
+}
+
+/**
  * Shows the one open modal of `menu.modal`, centred, closable and titled from MODAL_TITLES.
  * An id without a registered body renders nothing.
  */
@@ -25,13 +40,15 @@ export function ModalHost({ bodies }: { bodies: ModalBodies }) {
   const dispatch = useAppDispatch();
   const { open, id, props } = useAppSelector((s) => s.menu.modal);
   const Body = id ? bodies[id] : undefined;
-  if (!id || !Body) return null;
   const close = () => dispatch(hideModal());
+  // Mounted closed from the start, not only once a modal is asked for: the kit notes the element
+  // that had focus when `opened` turns true and gives focus back to it on close, which a modal
+  // mounted already open would skip (the button that opened it would lose focus to the page).
   return (
     <Modal
-      opened={open}
+      opened={open && Body !== undefined}
       onClose={close}
-      title={MODAL_TITLES[id]}
+      title={id ? MODAL_TITLES[id] : undefined}
       centered
       radius="lg"
       padding="lg"
@@ -39,15 +56,19 @@ export function ModalHost({ bodies }: { bodies: ModalBodies }) {
       overlayProps={{ backgroundOpacity: 0.45, blur: 2, transitionProps: { duration: MODAL_BACKDROP_TRANSITION_MS } }}
       styles={{ title: { fontWeight: 600, fontSize: 'var(--mantine-font-size-lg)' } }}
     >
-      <Suspense
-        fallback={
-          <Center py="xl">
-            <Loader size="sm" aria-label="Loading" />
-          </Center>
-        }
-      >
-        <Body props={props} close={close} />
-      </Suspense>
+      {Body ? (
+        <Suspense
+          fallback={
+            <Center py="xl">
+              <Loader size="sm" aria-label="Loading" />
+            </Center>
+          }
+        >
+          <AutoFocusOnLoad key={id}>
+            <Body props={props} close={close} />
+          </AutoFocusOnLoad>
+        </Suspense>
+      ) : null}
     </Modal>
   );
 }

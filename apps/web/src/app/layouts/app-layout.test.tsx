@@ -53,8 +53,21 @@ describe('AppLayout', () => {
   it('shows the shell and the page to an onboarded user', async () => {
     renderRoutes(routes, { path: '/app/licenses', preloaded: userState(ada) });
     expect(screen.getByText('Licenses content')).toBeInTheDocument();
-    expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();
+    // One navigation landmark, labelled; one main, the skip link's target.
+    expect(screen.getAllByRole('navigation')).toHaveLength(1);
+    expect(screen.getByRole('navigation', { name: 'Side menu' })).toBeInTheDocument();
+    expect(screen.getByRole('main')).toHaveAttribute('id', 'main-content');
     expect(await screen.findByRole('link', { name: 'Documentation' })).toHaveAttribute('target', '_blank');
+  });
+
+  it("offers 'Skip to content' first, which moves focus to the page", async () => {
+    renderRoutes(routes, { path: '/app/licenses', preloaded: userState(ada) });
+    await screen.findByRole('link', { name: 'Documentation' });
+    await userEvent.tab();
+    const skip = screen.getByRole('link', { name: 'Skip to content' });
+    expect(skip).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    expect(screen.getByRole('main')).toHaveFocus();
   });
 
   describe('on a narrow screen (992 px or less)', () => {
@@ -85,6 +98,15 @@ describe('AppLayout', () => {
       expect(screen.getByRole('button', { name: 'Open menu' })).toBeInTheDocument();
     });
 
+    it('closes the menu on Escape and gives focus back to the menu button', async () => {
+      const { store } = renderRoutes(routes, { path: '/app/licenses', preloaded: userState(ada) });
+      await userEvent.click(await screen.findByRole('button', { name: 'Open menu' }));
+      screen.getByRole('link', { name: 'Support' }).focus();
+      await userEvent.keyboard('{Escape}');
+      await waitFor(() => expect(store.getState().menu.mobileOpen).toBe(false));
+      expect(screen.getByRole('button', { name: 'Open menu' })).toHaveFocus();
+    });
+
     it('keeps it open on a click inside it and closes it on navigation', async () => {
       const { store } = renderRoutes(routes, { path: '/app/licenses', preloaded: userState(ada) });
       await userEvent.click(await screen.findByRole('button', { name: 'Open menu' }));
@@ -93,6 +115,8 @@ describe('AppLayout', () => {
       await userEvent.click(screen.getByRole('link', { name: 'Support' }));
       expect(await screen.findByText('Support content')).toBeInTheDocument();
       await waitFor(() => expect(store.getState().menu.mobileOpen).toBe(false));
+      // The chosen page takes the focus: the link is about to be hidden with the drawer.
+      expect(screen.getByRole('main')).toHaveFocus();
     });
   });
 });

@@ -24,7 +24,8 @@ export function SideMenu() {
 
   return (
     <Stack h="100%" gap={0}>
-      <ScrollArea component="nav" aria-label="Main" style={{ flex: 1 }} px="sm" py="md" type="scroll">
+      {/* The navigation landmark is the navbar around this (AppShell.Navbar, 'Side menu'). */}
+      <ScrollArea style={{ flex: 1 }} px="sm" py="md" type="scroll">
         {MENU_GROUPS.map((group) => (
           <Box key={group.label} mb="lg">
             <Text component="h2" className={classes.groupLabel} id={`menu-${group.label}`}>

@@ -1,0 +1,371 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseUrl, latestSignInLink, openBrowser, uniqueEmail, type Browser } from './fixtures';
+
+/**
+ * axe-core on every page and state of the portal, in the light and the dark colour scheme:
+ * WCAG 2.0, 2.1 and 2.2 A and AA rules, and no violation allowed. A failure prints each
+ * violation's rule, impact, help text and the selectors of the elements, so it can be fixed.
+ */
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+type Finding = { id: string; impact: string | null | undefined; help: string; targets: string[] };
+
+/** No finite CSS transition or animation running (drawers, modals, fades); spinners and skeleton pulses loop forever. */
+async function transitionsDone(page: Page) {
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () =>
+          document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity)
+            .length,
+      ),
+    )
+    .toBe(0);
+}
+
+/** Skeletons and spinners: marked busy, or labelled 'Loading …' in the page or a dialog (not the route progress bar). */
+const BUSY = '[aria-busy="true"], main [aria-label^="Loading"], [role="dialog"] [aria-label^="Loading"]';
+
+/** Nothing is loading in the page any more. */
+async function loaded(page: Page) {
+  await expect
+    .poll(() => page.evaluate((busy) => document.querySelectorAll(busy).length, BUSY), {
+      timeout: 10_000,
+    })
+    .toBe(0);
+}
+
+/** Runs axe on the page as it is now and expects no violation; prints what it found first. */
+async function expectAccessible(page: Page, where: string) {
+  await loaded(page);
+  await transitionsDone(page);
+  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+  const findings: Finding[] = violations.map((v) => ({
+    id: v.id,
+    impact: v.impact,
+    help: v.help,
+    targets: v.nodes.map((n) => n.target.map(String).join(' >> ')),
+  }));
+  if (violations.length > 0) {
+    const report = violations
+      .map(
+        (v) =>
+          `  ${v.id} (${v.impact}): ${v.help}\n` +
+          v.nodes
+            .map(
+              (n) => `    - ${n.target.map(String).join(' >> ')}\n      ${(n.failureSummary ?? '').replace(/\n/g, '\n      ')}`,
+            )
+            .join('\n'),
+      )
+      .join('\n');
+    console.error(`axe violations on ${where}:\n${report}`);
+  }
+  expect(findings, where).toEqual([]);
+}
+
+const h1 = (page: Page, name?: string | RegExp) => page.getByRole('heading', { level: 1, ...(name ? { name } : {}) });
+
+async function visit(page: Page, path: string, title?: string | RegExp) {
+  await page.goto(path);
+  await h1(page, title).waitFor();
+}
+
+/** A card and a subscription of `quantity` nodes through the billing API (local engine); answers its ids. */
+async function buySubscription(page: Page, quantity: number): Promise<{ licenseKey: string; stripeId: string }> {
+  const req = page.context().request;
+  const headers = { origin: baseUrl };
+  const setup = await req.post(`${baseUrl}/api/billing/intents/setup`, { headers });
+  expect(setup.status(), await setup.text()).toBe(200);
+  const { clientSecret } = (await setup.json()) as { clientSecret: string };
+  const card = await req.post(`${baseUrl}/api/billing/local/confirm-setup`, {
+    headers,
+    data: { clientSecret, number: '4242424242424242', expMonth: 12, expYear: new Date().getFullYear() + 1, cvc: '123' },
+  });
+  expect(card.status(), await card.text()).toBe(201);
+  const checkout = await req.post(`${baseUrl}/api/billing/intents/checkout`, { headers, data: { interval: 'month', quantity } });
+  expect(checkout.status(), await checkout.text()).toBe(201);
+  const { subscription } = (await checkout.json()) as { subscription: { licenseKey: string | null; stripeId: string } };
+  expect(subscription.licenseKey).toBeTruthy();
+  return { licenseKey: subscription.licenseKey!, stripeId: subscription.stripeId };
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  describe(`accessibility in the ${scheme} colour scheme`, () => {
+    let b: Browser;
+    let page: Page;
+    const email = uniqueEmail(`a11y-${scheme}`);
+    let link = '';
+    let licenseKey = '';
+    let stripeId = '';
+
+    beforeAll(async () => {
+      b = await openBrowser({ width: 1280, height: 900 });
+      page = b.page;
+      await page.emulateMedia({ colorScheme: scheme });
+    });
+    afterAll(async () => {
+      await b.close();
+    });
+
+    describe('public pages', () => {
+      it('/login', async () => {
+        await visit(page, '/login');
+        await page.getByLabel('E-mail address').waitFor();
+        expect(await page.evaluate(() => document.documentElement.dataset.mantineColorScheme)).toBe(scheme);
+        await expectAccessible(page, `/login (${scheme})`);
+      });
+
+      it('/login with an invalid address', async () => {
+        await page.getByLabel('E-mail address').fill('not-an-address');
+        await page.getByRole('button', { name: 'Send sign-in link' }).click();
+        await page.getByText('Enter a valid e-mail address, such as name@example.com').waitFor();
+        await expectAccessible(page, `/login, invalid address (${scheme})`);
+      });
+
+      it('/signup', async () => {
+        await visit(page, '/signup');
+        await page.getByLabel('E-mail address').waitFor();
+        await expectAccessible(page, `/signup (${scheme})`);
+      });
+
+      it('link sent', async () => {
+        await page.getByLabel('E-mail address').fill(email);
+        await page.getByRole('button', { name: 'Send sign-up link' }).click();
+        await h1(page, 'Check your inbox').waitFor();
+        await expectAccessible(page, `link sent (${scheme})`);
+      });
+
+      it('link landing (/login?link=…)', async () => {
+        link = await latestSignInLink(email);
+        await page.goto(link);
+        await page.getByRole('button', { name: 'Continue to the portal' }).waitFor();
+        await expectAccessible(page, `link landing (${scheme})`);
+      });
+
+      it('/onboarding, and with its field errors', async () => {
+        await page.getByRole('button', { name: 'Continue to the portal' }).click();
+        await page.waitForURL('**/onboarding');
+        await page.getByLabel(/First name/).waitFor();
+        await expectAccessible(page, `/onboarding (${scheme})`);
+        await page.getByRole('button', { name: 'Continue to the portal' }).click();
+        await expect.poll(() => page.getByLabel(/First name/).getAttribute('aria-invalid')).toBe('true');
+        await expectAccessible(page, `/onboarding with errors (${scheme})`);
+      });
+
+      it('a used link', async () => {
+        const other = await openBrowser({ width: 1280, height: 900 });
+        try {
+          await other.page.emulateMedia({ colorScheme: scheme });
+          await other.page.goto(link);
+          await other.page.getByRole('button', { name: 'Continue to the portal' }).click();
+          await h1(other.page, /expired or was already used/).waitFor();
+          await expectAccessible(other.page, `used link (${scheme})`);
+        } finally {
+          await other.close();
+        }
+      });
+    });
+
+    describe('signed-in pages without data', () => {
+      beforeAll(async () => {
+        const onboarded = await page.context().request.post(`${baseUrl}/api/users/onboarding`, {
+          data: { fname: 'Ada', lname: 'Lovelace', company: 'Analytical Engines' },
+          headers: { origin: baseUrl },
+        });
+        expect(onboarded.status()).toBe(200);
+      });
+
+      for (const [path, title] of [
+        ['/app/dashboard', undefined],
+        ['/app/licenses', 'Licenses'],
+        ['/app/support', 'Support'],
+        ['/app/download-iso', 'Download ISO'],
+        ['/app/billing', 'Billing'],
+        ['/app/profile', 'Profile'],
+      ] as const) {
+        it(path, async () => {
+          await visit(page, path, title);
+          if (path === '/app/licenses') await page.getByText('No licenses yet').waitFor();
+          if (path === '/app/billing') await page.getByText('No cards yet').waitFor();
+          await expectAccessible(page, `${path}, no data (${scheme})`);
+        });
+      }
+
+      it('the checkout priced yearly', async () => {
+        await visit(page, '/app/billing', 'Billing');
+        await page.getByText('Yearly', { exact: true }).click();
+        await page.getByText(/You save .+ a year compared with monthly billing\./).waitFor();
+        await expectAccessible(page, `/app/billing, yearly checkout (${scheme})`);
+      });
+
+      it('the add-card dialog, and with its field errors', async () => {
+        await visit(page, '/app/billing', 'Billing');
+        await page.getByRole('button', { name: 'Add card', exact: true }).click();
+        const add = page.getByRole('dialog', { name: 'Add a card' });
+        await add.getByLabel('Card number').waitFor();
+        await expect.poll(() => add.getByRole('button', { name: 'Save card' }).isEnabled()).toBe(true);
+        await expectAccessible(page, `add-card dialog (${scheme})`);
+        await add.getByLabel('Card number').pressSequentially('4242424242424241');
+        await add.getByRole('button', { name: 'Save card' }).click();
+        await add.getByText('Your card number is invalid.').waitFor();
+        await expectAccessible(page, `add-card dialog with errors (${scheme})`);
+        await page.keyboard.press('Escape');
+        await add.waitFor({ state: 'hidden' });
+      });
+
+      it('the side menu opened at 800 px', async () => {
+        await page.setViewportSize({ width: 800, height: 900 });
+        try {
+          await visit(page, '/app/dashboard');
+          await page.getByRole('button', { name: 'Open menu' }).click();
+          const menu = page.getByRole('navigation', { name: 'Side menu' });
+          await expect.poll(() => menu.getByRole('link', { name: 'Billing', exact: true }).isVisible()).toBe(true);
+          await expectAccessible(page, `mobile menu open at 800 px (${scheme})`);
+        } finally {
+          await page.setViewportSize({ width: 1280, height: 900 });
+        }
+      });
+    });
+
+    describe('signed-in pages with a subscription', () => {
+      beforeAll(async () => {
+        ({ licenseKey, stripeId } = await buySubscription(page, 3));
+        const activated = await page.context().request.post(`${baseUrl}/api/licenses/${licenseKey}/activate`, {
+          data: { fingerprint: 'a11y-fp-1', hostname: 'a11y-node-01' },
+        });
+        expect(activated.status(), await activated.text()).toBe(201);
+      });
+
+      it('/app/dashboard', async () => {
+        await visit(page, '/app/dashboard');
+        await expectAccessible(page, `/app/dashboard with a subscription (${scheme})`);
+      });
+
+      it('/app/licenses with a license', async () => {
+        await visit(page, '/app/licenses', 'Licenses');
+        await page.getByRole('table', { name: 'Licenses' }).getByText(licenseKey).waitFor();
+        await expectAccessible(page, `/app/licenses with data (${scheme})`);
+      });
+
+      it('the license drawer, its activate and validate panels', async () => {
+        await page.getByRole('button', { name: `Open license ${licenseKey}` }).click();
+        const drawer = page.getByRole('dialog', { name: 'License details' });
+        await drawer.getByRole('table', { name: 'Nodes' }).getByText('a11y-node-01').waitFor();
+        await expectAccessible(page, `license drawer (${scheme})`);
+
+        await drawer.getByRole('button', { name: 'Activate node' }).click();
+        await drawer.getByRole('button', { name: 'Activate', exact: true }).click();
+        await drawer.getByText('Enter the node fingerprint').waitFor();
+        await expectAccessible(page, `license drawer, activate with errors (${scheme})`);
+
+        await drawer.getByRole('button', { name: 'Validate', exact: true }).click();
+        await drawer.getByText(/^This license is valid/).waitFor();
+        await expectAccessible(page, `license drawer, validate (${scheme})`);
+      });
+
+      it('the release-node confirmation', async () => {
+        await page.goto(`/app/licenses?license=${licenseKey}`);
+        const drawer = page.getByRole('dialog', { name: 'License details' });
+        await drawer.getByRole('button', { name: 'Release node a11y-node-01' }).click();
+        const confirm = page.getByRole('dialog', { name: 'Release this node?' });
+        await confirm.getByText('frees its slot on this license at once').waitFor();
+        await expectAccessible(page, `release-node modal (${scheme})`);
+        await confirm.getByRole('button', { name: 'Cancel' }).click();
+        await confirm.waitFor({ state: 'hidden' });
+      });
+
+      it('/app/licenses on a phone (cards) with the drawer open', async () => {
+        await page.setViewportSize({ width: 390, height: 844 });
+        try {
+          await visit(page, '/app/licenses', 'Licenses');
+          const card = page.getByRole('listitem').filter({ hasText: licenseKey });
+          await card.waitFor();
+          await expectAccessible(page, `/app/licenses at 390 px (${scheme})`);
+          await card.getByRole('button', { name: `Open license ${licenseKey}` }).click();
+          await page.getByRole('dialog', { name: 'License details' }).getByText('a11y-node-01').waitFor();
+          await expectAccessible(page, `license drawer at 390 px (${scheme})`);
+        } finally {
+          await page.setViewportSize({ width: 1280, height: 900 });
+        }
+      });
+
+      for (const path of ['/app/support', '/app/download-iso', '/app/profile'] as const) {
+        it(`${path} as a subscriber`, async () => {
+          await page.goto(path);
+          await h1(page).waitFor();
+          await expectAccessible(page, `${path} with a subscription (${scheme})`);
+        });
+      }
+
+      it('/app/billing with a subscription', async () => {
+        await visit(page, '/app/billing', 'Billing');
+        await page.getByRole('article').getByRole('table', { name: 'Invoices' }).getByRole('row').nth(1).waitFor();
+        await expectAccessible(page, `/app/billing with a subscription (${scheme})`);
+      });
+
+      /** Each modal from a fresh billing page: a failure in one leaves nothing open for the next. */
+      const subscriptionModal = async (button: string, title: string, prepare?: (modal: Locator) => Promise<void>) => {
+        await visit(page, '/app/billing', 'Billing');
+        await page.getByRole('article').getByRole('button', { name: button }).click();
+        const modal = page.getByRole('dialog', { name: title });
+        await modal.getByLabel('Confirmation').waitFor();
+        await prepare?.(modal);
+        await expectAccessible(page, `${title} modal (${scheme})`);
+        await modal.getByRole('button', { name: 'Submit' }).click();
+        await modal.getByText('Please type "I confirm" to proceed').waitFor();
+        await expectAccessible(page, `${title} modal with errors (${scheme})`);
+        await modal.getByRole('button', { name: 'Cancel' }).click();
+        await modal.waitFor({ state: 'hidden' });
+      };
+
+      it('the change-quantity modal', async () => {
+        await subscriptionModal('Change quantity', 'Update Subscription Quantity', async (modal) => {
+          await modal.getByLabel('New number of nodes').fill('5');
+          await modal
+            .getByRole('group', { name: 'Charge preview' })
+            .getByText(/Charged now/)
+            .waitFor();
+        });
+      });
+
+      it('the billing-period modal', async () => {
+        await subscriptionModal('Change billing period', 'Update Billing Period', async (modal) => {
+          await modal
+            .getByRole('group', { name: 'Charge preview' })
+            .getByText(/Charged now/)
+            .waitFor();
+        });
+      });
+
+      it('the cancel-subscription modal', async () => {
+        await subscriptionModal('Cancel subscription', 'Cancel Subscription');
+      });
+
+      it('the remove-card confirmation', async () => {
+        await visit(page, '/app/billing', 'Billing');
+        await page.getByRole('button', { name: 'Remove Visa ending in 4242' }).click();
+        const confirm = page.getByRole('dialog', { name: 'Remove card?' });
+        await confirm.getByRole('button', { name: 'Keep card' }).waitFor();
+        await expectAccessible(page, `remove-card modal (${scheme})`);
+        await confirm.getByRole('button', { name: 'Keep card' }).click();
+        await confirm.waitFor({ state: 'hidden' });
+      });
+
+      it('a cancelled subscription and the re-activate modal', async () => {
+        const cancelled = await page
+          .context()
+          .request.delete(`${baseUrl}/api/billing/subscriptions/${stripeId}/`, { headers: { origin: baseUrl } });
+        expect(cancelled.status(), await cancelled.text()).toBe(200);
+        await visit(page, '/app/billing', 'Billing');
+        await page
+          .getByRole('article')
+          .getByText(/access until/)
+          .waitFor();
+        await expectAccessible(page, `/app/billing, cancelled subscription (${scheme})`);
+        await subscriptionModal('Re-activate', 'Re-activate subscription');
+      });
+    });
+  });
+}
