@@ -1,5 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { openBrowser, screenshot, signInByApi, uniqueEmail, type Browser } from './fixtures';
+
+/** The side menu (pages may link to the same places, e.g. the dashboard's 'Billing'). */
+const sideMenu = (page: Page) => page.getByRole('navigation', { name: 'Side menu' });
 
 let b: Browser;
 afterEach(async () => {
@@ -17,7 +21,7 @@ describe('signed-in shell on a desktop', () => {
   it('shows the menu groups and entries, and no menu toggle at 1200 px', async () => {
     const { page } = b;
     for (const name of ['Home', 'Licenses', 'Support', 'Download ISO', 'Billing', 'Profile']) {
-      expect(await page.getByRole('link', { name, exact: true }).isVisible(), name).toBe(true);
+      expect(await sideMenu(page).getByRole('link', { name, exact: true }).isVisible(), name).toBe(true);
     }
     expect(await page.getByRole('button', { name: /open menu|close menu/i }).isVisible()).toBe(false);
   });
@@ -35,12 +39,12 @@ describe('signed-in shell on a desktop', () => {
 
   it('highlights the active entry and moves between pages', async () => {
     const { page } = b;
-    await page.getByRole('link', { name: 'Licenses', exact: true }).click();
+    await sideMenu(page).getByRole('link', { name: 'Licenses', exact: true }).click();
     await page.waitForURL('**/app/licenses');
     await expect
-      .poll(() => page.getByRole('link', { name: 'Licenses', exact: true }).getAttribute('aria-current'))
+      .poll(() => sideMenu(page).getByRole('link', { name: 'Licenses', exact: true }).getAttribute('aria-current'))
       .toBe('page');
-    expect(await page.getByRole('link', { name: 'Home', exact: true }).getAttribute('aria-current')).toBeNull();
+    expect(await sideMenu(page).getByRole('link', { name: 'Home', exact: true }).getAttribute('aria-current')).toBeNull();
   });
 
   it('shows the avatar initials, the name and the e-mail at the bottom of the menu', async () => {
@@ -86,21 +90,21 @@ describe('signed-in shell on a phone', () => {
     const { page } = b;
     const toggle = page.getByRole('button', { name: /open menu/i });
     await toggle.waitFor();
-    expect(await page.getByRole('link', { name: 'Billing', exact: true }).isVisible()).toBe(false);
+    expect(await sideMenu(page).getByRole('link', { name: 'Billing', exact: true }).isVisible()).toBe(false);
     await toggle.click();
     await page.getByRole('button', { name: /close menu/i }).waitFor();
-    await expect.poll(() => page.getByRole('link', { name: 'Billing', exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => sideMenu(page).getByRole('link', { name: 'Billing', exact: true }).isVisible()).toBe(true);
     await screenshot(page, 'shell-mobile-open-800');
     await page.getByRole('button', { name: /close menu/i }).click();
-    await expect.poll(() => page.getByRole('link', { name: 'Billing', exact: true }).isVisible()).toBe(false);
+    await expect.poll(() => sideMenu(page).getByRole('link', { name: 'Billing', exact: true }).isVisible()).toBe(false);
   });
 
   it('closes the menu on a click outside it', async () => {
     const { page } = b;
     await page.getByRole('button', { name: /open menu/i }).click();
-    await expect.poll(() => page.getByRole('link', { name: 'Billing', exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => sideMenu(page).getByRole('link', { name: 'Billing', exact: true }).isVisible()).toBe(true);
     await page.mouse.click(780, 600);
-    await expect.poll(() => page.getByRole('link', { name: 'Billing', exact: true }).isVisible()).toBe(false);
+    await expect.poll(() => sideMenu(page).getByRole('link', { name: 'Billing', exact: true }).isVisible()).toBe(false);
     await page.getByRole('button', { name: /open menu/i }).waitFor();
   });
 

@@ -8,7 +8,5 @@ export default defineProject({
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Each file gets its own database; two workers keep a 2-core machine busy without thrashing.
-    maxWorkers: 2,
   },
 });

@@ -9,5 +9,7 @@ export default defineProject({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
     css: false,
+    // Typing into jsdom forms is slow while the API tests share the two cores: a time budget, not a check.
+    testTimeout: 20_000,
   },
 });
