@@ -173,6 +173,13 @@ export async function seedDatabase(opts: SeedOptions): Promise<Seeded> {
       const removed = await c.query(`delete from nodes where license_id = $1 and fingerprint like '${NEW_NODE_PREFIX}%'`, [
         m.bigId,
       ]);
+      // The server keeps licenses.active_nodes as it adds nodes; this delete bypasses it.
+      await c.query(
+        `update licenses set active_nodes = n.count
+           from (select count(*)::int as count from nodes where license_id = $1) n
+          where id = $1 and active_nodes <> n.count`,
+        [m.bigId],
+      );
       await c.query(
         `delete from audit_events where action = 'node_activated' and data->>'fingerprint' like '${NEW_NODE_PREFIX}%'`,
       );
@@ -354,8 +361,9 @@ async function seed(c: pg.Client, plan: Plan, log: (line: string) => void): Prom
         where l.kind = 2`,
     );
     await c.query(
-      `insert into licenses (id, key, user_id, subscription_id, status, max_nodes, expires_at, revoked_at, created_at, updated_at)
-       select l.id, k.key, u.id, case when l.kind = 2 then l.sub_id end, l.status, l.max_nodes, l.expires_at,
+      // active_nodes: the "nodes" step below gives license j exactly bl.n nodes.
+      `insert into licenses (id, key, user_id, subscription_id, status, max_nodes, active_nodes, expires_at, revoked_at, created_at, updated_at)
+       select l.id, k.key, u.id, case when l.kind = 2 then l.sub_id end, l.status, l.max_nodes, l.n, l.expires_at,
               case when l.status = 'suspended' then l.created_at + interval '10 days' end, l.created_at, l.created_at
          from bl l join bk k on k.j = l.j join bu u on u.i = l.user_i`,
     );

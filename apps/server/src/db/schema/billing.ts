@@ -105,7 +105,11 @@ export const invoices = pgTable(
     reason: text('reason').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('invoices_subscription_idx').on(t.subscriptionId, t.createdAt)],
+  (t) => [
+    index('invoices_subscription_idx').on(t.subscriptionId, t.createdAt),
+    // A customer's invoices and their credit balance are read by user, not by subscription.
+    index('invoices_user_created_idx').on(t.userId, t.createdAt),
+  ],
 );
 
 /** Stripe webhook events, processed once per event id. */

@@ -13,6 +13,11 @@ export const licenses = pgTable(
     /** active | suspended; 'expired' is computed from expires_at, never stored. */
     status: text('status').notNull().default('active'),
     maxNodes: integer('max_nodes').notNull(),
+    /**
+     * The number of its nodes, kept by the licenses service in the transaction that adds or
+     * removes one (under the license's row lock), so validation and lists never count them.
+     */
+    activeNodes: integer('active_nodes').notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -13,6 +13,21 @@ export type SessionContext = { idHash: string; user: UserRow; createdAt: Date; m
 
 /** Server-side sessions: the cookie holds 256 random bits, the database only their SHA-256. */
 export function createSessionService(deps: { db: Db; clock: Clock; idleDays: number; absoluteDays: number }) {
+  // Every signed-in request runs this: its SQL is built once, and node-postgres prepares it once
+  // per pooled connection. Times are passed as drizzle's timestamp columns pass them (ISO strings).
+  const lookupQuery = deps.db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.idHash, sql.placeholder('idHash')),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+        gt(sessions.lastSeenAt, sql.placeholder('idleSince')),
+      ),
+    )
+    .limit(1)
+    .prepare('sessions_lookup');
   return {
     absoluteMs: deps.absoluteDays * DAY,
     async create(tx: Tx, userId: string, method: string): Promise<string> {
@@ -31,14 +46,11 @@ export function createSessionService(deps: { db: Db; clock: Clock; idleDays: num
     async lookup(secret: string): Promise<SessionContext | null> {
       const now = deps.clock.now();
       const idHash = sha256(secret);
-      const [row] = await deps.db
-        .select({ session: sessions, user: users })
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .where(
-          and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, now), gt(sessions.lastSeenAt, new Date(now.getTime() - deps.idleDays * DAY))),
-        )
-        .limit(1);
+      const [row] = await lookupQuery.execute({
+        idHash,
+        now: now.toISOString(),
+        idleSince: new Date(now.getTime() - deps.idleDays * DAY).toISOString(),
+      });
       if (!row) return null;
       if (now.getTime() - row.session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
         await deps.db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.idHash, idHash));

@@ -1,15 +1,50 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { Tx } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { licenses, nodes, subscriptions, users } from '../../db/schema/index';
 
 export type LicenseRow = typeof licenses.$inferSelect;
 export type NodeRow = typeof nodes.$inferSelect;
 
+/** What validation reads of a license. */
+const validationColumns = {
+  key: licenses.key,
+  status: licenses.status,
+  maxNodes: licenses.maxNodes,
+  activeNodes: licenses.activeNodes,
+  expiresAt: licenses.expiresAt,
+};
+
 /**
- * The number of nodes on the outer query's license (every stored node is an active one). Spelled
- * out: drizzle leaves columns unqualified in single-table queries, where `id` would bind to `nc`.
+ * The hot path of validation as prepared statements: drizzle builds their SQL once, and
+ * node-postgres prepares each once per pooled connection (by name). They belong to the database
+ * they were made on (not usable inside a transaction), so each service makes its own.
  */
-const nodeCount = sql<number>`(select count(*)::int from nodes as nc where nc.license_id = "licenses"."id")`;
+export function prepareValidationQueries(db: Db) {
+  const byKey = db
+    .select(validationColumns)
+    .from(licenses)
+    .where(eq(licenses.key, sql.placeholder('key')))
+    .limit(1)
+    .prepare('licenses_validate_by_key');
+  const byKeyAndFingerprint = db
+    .select({ ...validationColumns, nodeId: nodes.id })
+    .from(licenses)
+    .leftJoin(nodes, and(eq(nodes.licenseId, licenses.id), eq(nodes.fingerprint, sql.placeholder('fingerprint'))))
+    .where(eq(licenses.key, sql.placeholder('key')))
+    .limit(1)
+    .prepare('licenses_validate_by_key_fingerprint');
+  return {
+    /** The license of `key` and, when a fingerprint is given, the id of its node (null when not activated). */
+    async findForValidation(key: string, fingerprint: string | undefined) {
+      if (fingerprint === undefined) {
+        const [row] = await byKey.execute({ key });
+        return row && { ...row, nodeId: null };
+      }
+      const [row] = await byKeyAndFingerprint.execute({ key, fingerprint });
+      return row;
+    },
+  };
+}
 
 /** Drizzle queries of the licenses domain; every function takes the caller's transaction or the database. */
 export const licensesRepository = {
@@ -33,6 +68,17 @@ export const licensesRepository = {
   /** Row lock on the license: concurrent activations of one license run one after another. */
   async lockByKey(tx: Tx, key: string): Promise<LicenseRow | undefined> {
     const [row] = await tx.select().from(licenses).where(eq(licenses.key, key)).limit(1).for('update');
+    return row;
+  },
+
+  /** `findOwned` with the row lock of `lockByKey`: whatever changes a license's nodes locks the license first. */
+  async lockOwned(tx: Tx, userId: string, key: string): Promise<LicenseRow | undefined> {
+    const [row] = await tx
+      .select()
+      .from(licenses)
+      .where(and(eq(licenses.key, key), eq(licenses.userId, userId)))
+      .limit(1)
+      .for('update');
     return row;
   },
 
@@ -63,23 +109,18 @@ export const licensesRepository = {
     return row;
   },
 
-  /** The hot path of validation: the license, its node count and the node of `fingerprint`, in one query. */
-  async findForValidation(tx: Tx, key: string, fingerprint: string | undefined) {
+  /**
+   * Moves the license's node count by `delta` and answers the new count. Call it in the
+   * transaction that inserts or deletes the node, holding the license's row lock.
+   */
+  async addActiveNodes(tx: Tx, licenseId: string, delta: 1 | -1): Promise<number> {
     const [row] = await tx
-      .select({ license: licenses, activeNodes: nodeCount, nodeId: nodes.id, lastSeenAt: nodes.lastSeenAt })
-      .from(licenses)
-      .leftJoin(
-        nodes,
-        fingerprint === undefined ? sql`false` : and(eq(nodes.licenseId, licenses.id), eq(nodes.fingerprint, fingerprint)),
-      )
-      .where(eq(licenses.key, key))
-      .limit(1);
-    return row;
-  },
-
-  async countNodes(tx: Tx, licenseId: string): Promise<number> {
-    const [row] = await tx.select({ n: count() }).from(nodes).where(eq(nodes.licenseId, licenseId));
-    return row?.n ?? 0;
+      .update(licenses)
+      .set({ activeNodes: sql`${licenses.activeNodes} + ${delta}` })
+      .where(eq(licenses.id, licenseId))
+      .returning({ activeNodes: licenses.activeNodes });
+    if (!row) throw new Error(`License ${licenseId} vanished while its nodes changed`);
+    return row.activeNodes;
   },
 
   async findNodeByFingerprint(tx: Tx, licenseId: string, fingerprint: string): Promise<NodeRow | undefined> {
@@ -144,7 +185,7 @@ export const licensesRepository = {
   async listForUser(tx: Tx, userId: string, limit: number, offset: number) {
     const [rows, [total]] = await Promise.all([
       tx
-        .select({ license: licenses, activeNodes: nodeCount, stripeId: subscriptions.providerId })
+        .select({ license: licenses, stripeId: subscriptions.providerId })
         .from(licenses)
         .leftJoin(subscriptions, eq(subscriptions.id, licenses.subscriptionId))
         .where(eq(licenses.userId, userId))
@@ -156,19 +197,20 @@ export const licensesRepository = {
     return { rows, total: total?.n ?? 0 };
   },
 
-  /** Oldest activation first, then id. */
-  async listNodes(tx: Tx, licenseId: string, limit: number, offset: number) {
-    const [rows, [total]] = await Promise.all([
-      tx
-        .select()
-        .from(nodes)
-        .where(eq(nodes.licenseId, licenseId))
-        .orderBy(asc(nodes.activatedAt), asc(nodes.id))
-        .limit(limit)
-        .offset(offset),
-      tx.select({ n: count() }).from(nodes).where(eq(nodes.licenseId, licenseId)),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+  /**
+   * One page of a license's nodes, oldest activation first, then id. The page's ids come from the
+   * (license_id, activated_at, id) index alone, so a deep page skips index entries rather than
+   * table rows; only the page's rows are then read.
+   */
+  async listNodes(tx: Tx, licenseId: string, limit: number, offset: number): Promise<NodeRow[]> {
+    const pageIds = tx
+      .select({ id: nodes.id })
+      .from(nodes)
+      .where(eq(nodes.licenseId, licenseId))
+      .orderBy(asc(nodes.activatedAt), asc(nodes.id))
+      .limit(limit)
+      .offset(offset);
+    return tx.select().from(nodes).where(inArray(nodes.id, pageIds)).orderBy(asc(nodes.activatedAt), asc(nodes.id));
   },
 
   async allNodesOf(tx: Tx, licenseIds: string[]): Promise<NodeRow[]> {
@@ -176,12 +218,8 @@ export const licensesRepository = {
     return tx.select().from(nodes).where(inArray(nodes.licenseId, licenseIds)).orderBy(asc(nodes.activatedAt), asc(nodes.id));
   },
 
-  async allOfUser(tx: Tx, userId: string) {
-    return tx
-      .select({ license: licenses, activeNodes: nodeCount })
-      .from(licenses)
-      .where(eq(licenses.userId, userId))
-      .orderBy(desc(licenses.createdAt), desc(licenses.id));
+  async allOfUser(tx: Tx, userId: string): Promise<LicenseRow[]> {
+    return tx.select().from(licenses).where(eq(licenses.userId, userId)).orderBy(desc(licenses.createdAt), desc(licenses.id));
   },
 
   async keysBySubscription(tx: Tx, subscriptionIds: string[]) {
@@ -196,7 +234,7 @@ export const licensesRepository = {
   /** Every license with its owner's e-mail, for the vendor's command line. */
   async listAll(tx: Tx, email: string | undefined) {
     return tx
-      .select({ license: licenses, activeNodes: nodeCount, email: users.email, stripeId: subscriptions.providerId })
+      .select({ license: licenses, email: users.email, stripeId: subscriptions.providerId })
       .from(licenses)
       .leftJoin(users, eq(users.id, licenses.userId))
       .leftJoin(subscriptions, eq(subscriptions.id, licenses.subscriptionId))

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LICENSE_EXPIRING_SOON_DAYS, isLicenseKeyChecksumValid } from '@portal/contract';
-import { auditEvents, licenses, subscriptions, users } from '../../db/schema/index';
+import { auditEvents, licenses, nodes, subscriptions, users } from '../../db/schema/index';
 import { AppError } from '../../lib/errors';
 import { buildTestApp, type TestApp } from '../../../test/helpers';
 
@@ -131,6 +131,23 @@ describe('resizeForSubscription', () => {
       'Release 1 node before lowering the quantity to 4.',
     );
     expect(await svc.resizeForSubscription(t.db, sub.id, 5, 'x')).toEqual([]);
+  });
+
+  it('allows the shrink once enough nodes are released', async () => {
+    const sub = await subscription();
+    const { id, key } = await svc.issue(t.db, { userId, subscriptionId: sub.id, maxNodes: 4, expiresAt: inDays(30), actor: 'x' });
+    await activateNodes(key, 4);
+    await expect(svc.resizeForSubscription(t.db, sub.id, 2, 'x')).rejects.toThrow(
+      'This license has 4 active nodes. Release 2 nodes before lowering the quantity to 2.',
+    );
+    const [first, second] = await t.db.select().from(nodes).where(eq(nodes.licenseId, id)).orderBy(asc(nodes.activatedAt));
+    await svc.releaseNode(userId, key, first!.id, 'owner@example.com');
+    await expect(svc.resizeForSubscription(t.db, sub.id, 2, 'x')).rejects.toThrow(
+      'This license has 3 active nodes. Release 1 node before lowering the quantity to 2.',
+    );
+    await svc.releaseNode(userId, key, second!.id, 'owner@example.com');
+    expect(await svc.resizeForSubscription(t.db, sub.id, 2, 'x')).toEqual([key]);
+    expect(await licenseRow(key)).toMatchObject({ maxNodes: 2, activeNodes: 2 });
   });
 
   it('changes nothing for a subscription without a license', async () => {

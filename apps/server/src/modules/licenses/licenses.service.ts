@@ -16,7 +16,7 @@ import type { Config } from '../../config';
 import { AppError } from '../../lib/errors';
 import type { AuditService } from '../audit/audit.service';
 import { generateLicenseKey, shortKey } from './license-key';
-import { licensesRepository as repo, type LicenseRow, type NodeRow } from './licenses.repository';
+import { licensesRepository as repo, prepareValidationQueries, type LicenseRow, type NodeRow } from './licenses.repository';
 import { canonicalJson, loadSigner, type LicenseSigner } from './signing';
 
 export type LicenseServiceDeps = {
@@ -85,6 +85,7 @@ const nodeLabel = (n: Pick<NodeRow, 'hostname' | 'fingerprint'>) =>
  */
 export function createLicenseService(deps: LicenseServiceDeps) {
   const { db, clock, audit } = deps;
+  const validation = prepareValidationQueries(db);
   let signer =
     deps.signer ??
     // A configured key is read at start-up, so a bad value stops the server with a clear message.
@@ -148,18 +149,19 @@ export function createLicenseService(deps: LicenseServiceDeps) {
     lastSeenAt: lastSeenOf(n).toISOString(),
   });
 
-  const toLicense = (l: LicenseRow, activeNodes: number, stripeId: string | null, now: Date): License => ({
+  const toLicense = (l: LicenseRow, stripeId: string | null, now: Date): License => ({
     licenseKey: l.key,
     status: statusOf(l, now),
     maxNodes: l.maxNodes,
-    activeNodes,
+    activeNodes: l.activeNodes,
     expiresAt: l.expiresAt.toISOString(),
     createdAt: l.createdAt.toISOString(),
     stripeId,
   });
 
-  async function ownedOrNotFound(tx: Tx, userId: string, key: string) {
-    const license = await repo.findOwned(tx, userId, key);
+  /** The owner's license; with `lock`, under the row lock that activation takes too. */
+  async function ownedOrNotFound(tx: Tx, userId: string, key: string, lock = false) {
+    const license = await (lock ? repo.lockOwned(tx, userId, key) : repo.findOwned(tx, userId, key));
     if (!license) throw new AppError('NOT_FOUND', 'This license was not found');
     return license;
   }
@@ -206,7 +208,7 @@ export function createLicenseService(deps: LicenseServiceDeps) {
 
   /**
    * Activates `fingerprint` on the license of `key`. The license row is locked first, so parallel
-   * activations count nodes one after another and the limit holds exactly.
+   * activations read and move its node count one after another and the limit holds exactly.
    */
   async function activate(
     key: string,
@@ -223,11 +225,11 @@ export function createLicenseService(deps: LicenseServiceDeps) {
       const existing = await repo.findNodeByFingerprint(tx, license.id, input.fingerprint);
       let node: NodeRow;
       let created = false;
+      let activeNodes = license.activeNodes;
       if (existing) {
         node = await repo.touchNode(tx, existing.id, { hostname, now });
       } else {
-        const active = await repo.countNodes(tx, license.id);
-        if (active >= license.maxNodes) {
+        if (license.activeNodes >= license.maxNodes) {
           throw new AppError(
             'NODE_LIMIT_REACHED',
             `This license allows ${plural(license.maxNodes, 'node')} and all of them are in use. ` +
@@ -235,6 +237,7 @@ export function createLicenseService(deps: LicenseServiceDeps) {
           );
         }
         node = await repo.insertNode(tx, { licenseId: license.id, fingerprint: input.fingerprint, hostname, now });
+        activeNodes = await repo.addActiveNodes(tx, license.id, 1);
         created = true;
         await audit.record(tx, {
           userId: license.userId,
@@ -246,8 +249,7 @@ export function createLicenseService(deps: LicenseServiceDeps) {
           data: { licenseId: license.id, fingerprint: node.fingerprint, hostname: node.hostname },
         });
       }
-      const activeNodes = await repo.countNodes(tx, license.id);
-      const { stripeId: _omit, ...licenseView } = toLicense(license, activeNodes, null, now);
+      const { stripeId: _omit, ...licenseView } = toLicense({ ...license, activeNodes }, null, now);
       return { created, answer: { node: toNode(node), license: licenseView } };
     });
   }
@@ -265,9 +267,9 @@ export function createLicenseService(deps: LicenseServiceDeps) {
   ): Promise<ValidateResponse> {
     const now = clock.now();
     const base = { nonce: input.nonce ?? null, checkedAt: now.toISOString() };
-    const row = await repo.findForValidation(db, key, input.fingerprint);
-    if (!row) return { valid: false, code: 'NOT_FOUND', ...base };
-    const { license, activeNodes, nodeId } = row;
+    const license = await validation.findForValidation(key, input.fingerprint);
+    if (!license) return { valid: false, code: 'NOT_FOUND', ...base };
+    const { activeNodes, nodeId } = license;
     const status = statusOf(license, now);
     const view = {
       licenseKey: license.key,
@@ -297,21 +299,23 @@ export function createLicenseService(deps: LicenseServiceDeps) {
   async function listLicenses(userId: string, page: number, size: number): Promise<Page<License>> {
     const now = clock.now();
     const { rows, total } = await repo.listForUser(db, userId, size, (page - 1) * size);
-    return { items: rows.map((r) => toLicense(r.license, r.activeNodes, r.stripeId, now)), page, size, total };
+    return { items: rows.map((r) => toLicense(r.license, r.stripeId, now)), page, size, total };
   }
 
   async function listNodes(userId: string, key: string, page: number, size: number): Promise<Page<LicenseNode>> {
     const license = await ownedOrNotFound(db, userId, key);
-    const { rows, total } = await repo.listNodes(db, license.id, size, (page - 1) * size);
-    return { items: rows.map(toNode), page, size, total };
+    const rows = await repo.listNodes(db, license.id, size, (page - 1) * size);
+    return { items: rows.map(toNode), page, size, total: license.activeNodes };
   }
 
   /** Frees the slot of a retired machine; the owner's call only. */
   async function releaseNode(userId: string, key: string, nodeId: string, actor: string): Promise<void> {
     await db.transaction(async (tx) => {
-      const license = await ownedOrNotFound(tx, userId, key);
+      // The license's row lock before the node's, in activation's order, so the two cannot deadlock.
+      const license = await ownedOrNotFound(tx, userId, key, true);
       const node = await repo.deleteNode(tx, license.id, nodeId);
       if (!node) throw new AppError('NOT_FOUND', 'This node was not found on this license');
+      await repo.addActiveNodes(tx, license.id, -1);
       await audit.record(tx, {
         userId,
         actor,
@@ -349,7 +353,7 @@ export function createLicenseService(deps: LicenseServiceDeps) {
     if (!Number.isInteger(maxNodes) || maxNodes < 1) throw new AppError('VALIDATION_FAILED', 'A license admits at least 1 node');
     const changed: string[] = [];
     for (const license of await repo.lockBySubscription(tx, subscriptionId)) {
-      const active = await repo.countNodes(tx, license.id);
+      const active = license.activeNodes;
       if (active > maxNodes) {
         throw new AppError(
           'CONFLICT',
@@ -460,17 +464,17 @@ export function createLicenseService(deps: LicenseServiceDeps) {
   async function summaryForUser(userId: string): Promise<LicenseSummary> {
     const now = clock.now();
     const rows = await repo.allOfUser(db, userId);
-    const usable = rows.filter((r) => statusOf(r.license, now) === 'active');
+    const usable = rows.filter((l) => statusOf(l, now) === 'active');
     const soon = now.getTime() + LICENSE_EXPIRING_SOON_DAYS * DAY_MS;
     return {
       licenses: rows.length,
-      activeNodes: usable.reduce((n, r) => n + r.activeNodes, 0),
-      maxNodes: usable.reduce((n, r) => n + r.license.maxNodes, 0),
-      atLimit: usable.filter((r) => r.activeNodes >= r.license.maxNodes).map((r) => r.license.key),
+      activeNodes: usable.reduce((n, l) => n + l.activeNodes, 0),
+      maxNodes: usable.reduce((n, l) => n + l.maxNodes, 0),
+      atLimit: usable.filter((l) => l.activeNodes >= l.maxNodes).map((l) => l.key),
       expiringSoon: usable
-        .filter((r) => r.license.expiresAt.getTime() <= soon)
-        .sort((a, b) => a.license.expiresAt.getTime() - b.license.expiresAt.getTime())
-        .map((r) => ({ key: r.license.key, expiresAt: r.license.expiresAt.toISOString() })),
+        .filter((l) => l.expiresAt.getTime() <= soon)
+        .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime())
+        .map((l) => ({ key: l.key, expiresAt: l.expiresAt.toISOString() })),
     };
   }
 
@@ -480,9 +484,9 @@ export function createLicenseService(deps: LicenseServiceDeps) {
     const rows = await repo.allOfUser(db, userId);
     const allNodes = await repo.allNodesOf(
       db,
-      rows.map((r) => r.license.id),
+      rows.map((l) => l.id),
     );
-    return rows.map(({ license }) => ({
+    return rows.map((license) => ({
       licenseKey: license.key,
       status: statusOf(license, now),
       maxNodes: license.maxNodes,
@@ -501,7 +505,7 @@ export function createLicenseService(deps: LicenseServiceDeps) {
       key: r.license.key,
       status: statusOf(r.license, now),
       maxNodes: r.license.maxNodes,
-      activeNodes: r.activeNodes,
+      activeNodes: r.license.activeNodes,
       expiresAt: r.license.expiresAt,
       createdAt: r.license.createdAt,
       email: r.email,

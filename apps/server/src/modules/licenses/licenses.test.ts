@@ -742,6 +742,90 @@ describe('rate limits', () => {
   });
 });
 
+describe('the stored node count (licenses.active_nodes)', () => {
+  /** The count kept on the license beside the nodes actually stored for it. */
+  async function counts(key: string) {
+    const [license] = await t.db.select().from(licenses).where(eq(licenses.key, key));
+    const [n] = await t.db.select({ n: count() }).from(nodes).where(eq(nodes.licenseId, license!.id));
+    return { kept: license!.activeNodes, real: n!.n };
+  }
+
+  it('follows activations and releases, and every view reports it', async () => {
+    const { key } = await issue(aliceId, { maxNodes: 3 });
+    expect(await counts(key)).toEqual({ kept: 0, real: 0 });
+    const a = (await activate(key, { fingerprint: 'count-a' })).json();
+    expect(a.license.activeNodes).toBe(1);
+    const b = (await activate(key, { fingerprint: 'count-b' })).json();
+    expect(b.license.activeNodes).toBe(2);
+    // Re-activating a known fingerprint changes nothing.
+    expect((await activate(key, { fingerprint: 'count-a' })).json().license.activeNodes).toBe(2);
+    expect(await counts(key)).toEqual({ kept: 2, real: 2 });
+    expect((await del(`/api/licenses/${key}/nodes/${a.node.id}`, alice)).statusCode).toBe(204);
+    expect(await counts(key)).toEqual({ kept: 1, real: 1 });
+    // A failed release (already gone) rolls back: the count is not taken down twice.
+    expect((await del(`/api/licenses/${key}/nodes/${a.node.id}`, alice)).statusCode).toBe(404);
+    expect(await counts(key)).toEqual({ kept: 1, real: 1 });
+    // A refused activation (limit reached) leaves it alone too.
+    await activate(key, { fingerprint: 'count-c' });
+    await activate(key, { fingerprint: 'count-d' });
+    expect((await activate(key, { fingerprint: 'count-e' })).statusCode).toBe(409);
+    expect(await counts(key)).toEqual({ kept: 3, real: 3 });
+
+    expect((await validate(key, {})).json().license.activeNodes).toBe(3);
+    expect((await validate(key, { fingerprint: 'count-b' })).json().license.activeNodes).toBe(3);
+    expect((await get(`/api/licenses/${key}/nodes?size=2`, alice)).json()).toMatchObject({ total: 3 });
+    const listed = (await get('/api/licenses/?size=100', alice)).json().items as Array<{
+      licenseKey: string;
+      activeNodes: number;
+    }>;
+    expect(listed.find((l) => l.licenseKey === key)?.activeNodes).toBe(3);
+  });
+
+  it('equals the real count after parallel activations and releases of one license', async () => {
+    const { key } = await issue(aliceId, { maxNodes: 5 });
+    const first = [];
+    for (let i = 0; i < 4; i++) first.push((await activate(key, { fingerprint: `mix-old-${i}` })).json().node.id as string);
+    const results = await Promise.all([
+      ...Array.from({ length: 24 }, (_, i) => activate(key, { fingerprint: `mix-new-${i}` })),
+      // Re-activations of nodes being released: each either touches the node or, after its release, adds it again.
+      ...Array.from({ length: 4 }, (_, i) => activate(key, { fingerprint: `mix-old-${i}` })),
+      ...first.map((id) => del(`/api/licenses/${key}/nodes/${id}`, alice)),
+      // The same release twice: one of each pair answers 404.
+      ...first.map((id) => del(`/api/licenses/${key}/nodes/${id}`, alice)),
+      ...Array.from({ length: 6 }, (_, i) => validate(key, { fingerprint: `mix-new-${i}` })),
+    ]);
+    const statuses = results.map((r) => r.statusCode);
+    // Deadlocks or lost updates would surface as 500s.
+    expect(statuses.filter((s) => ![200, 201, 204, 404, 409].includes(s))).toEqual([]);
+    const created = statuses.filter((s) => s === 201).length;
+    const released = statuses.filter((s) => s === 204).length;
+    expect(released).toBe(4);
+    expect(statuses.filter((s) => s === 404)).toHaveLength(4);
+    const after = await counts(key);
+    expect(after).toEqual({ kept: 4 + created - released, real: 4 + created - released });
+    expect(after.real).toBeLessThanOrEqual(5);
+    // The limit still holds exactly from the kept count.
+    for (let i = after.real; i < 5; i++) expect((await activate(key, { fingerprint: `mix-fill-${i}` })).statusCode).toBe(201);
+    expect((await activate(key, { fingerprint: 'mix-over' })).statusCode).toBe(409);
+    expect(await counts(key)).toEqual({ kept: 5, real: 5 });
+  });
+
+  it('pages nodes activated at the same instant by id, with the kept count as total', async () => {
+    const { key } = await issue(aliceId, { maxNodes: 7 });
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) ids.push((await activate(key, { fingerprint: `same-${i}` })).json().node.id as string);
+    expect((await del(`/api/licenses/${key}/nodes/${ids[2]}`, alice)).statusCode).toBe(204);
+    const remaining = ids.filter((_, i) => i !== 2).sort();
+    const collected: string[] = [];
+    for (let page = 1; page <= 4; page++) {
+      const body = (await get(`/api/licenses/${key}/nodes?page=${page}&size=2`, alice)).json();
+      expect(body).toMatchObject({ page, size: 2, total: 6 });
+      collected.push(...body.items.map((n: { id: string }) => n.id));
+    }
+    expect(collected).toEqual(remaining);
+  });
+});
+
 describe('OpenAPI document', () => {
   it('describes the license endpoints', async () => {
     const res = await get('/api/docs/json');
