@@ -1,8 +1,11 @@
 // Lint: typed TypeScript rules, and the dependency boundaries of STYLE.md (features do not import
-// each other; the web app never imports server code; no import cycles).
+// each other; the web app never imports server code; the contract depends on zod alone), with
+// ESLint's own no-restricted-imports (see docs/decisions/017-lint-boundaries.md).
 import js from '@eslint/js';
-import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+
+const FEATURES = ['auth', 'onboarding', 'dashboard', 'licenses', 'billing', 'support', 'downloads', 'profile'];
+const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/drizzle/**', 'data/**', '.tmp/**', 'coverage/**', 'examples/**', '**/*.config.*', 'scripts/**'] },
@@ -12,7 +15,6 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
-    plugins: { 'import-x': importX },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
@@ -28,27 +30,41 @@ export default tseslint.config(
       '@typescript-eslint/no-unnecessary-type-assertion': 'off',
       '@typescript-eslint/unbound-method': 'off',
       'no-control-regex': 'off',
-      'import-x/no-cycle': ['error', { maxDepth: 3, ignoreExternal: true }],
-      'import-x/no-restricted-paths': [
-        'error',
-        {
-          zones: [
-            { target: './apps/web', from: './apps/server', message: 'The web app never imports server code.' },
-            { target: './apps/server', from: './apps/web', message: 'The server never imports web code.' },
-            { target: './packages/contract', from: './apps', message: 'The contract depends on zod alone.' },
-            ...['auth', 'onboarding', 'dashboard', 'licenses', 'billing', 'support', 'downloads', 'profile'].map((f) => ({
-              target: `./apps/web/src/features/${f}`,
-              from: './apps/web/src/features',
-              except: [`./${f}`],
-              message: 'Features do not import each other; compose them in src/app.',
-            })),
-            { target: './apps/web/src/components', from: './apps/web/src/features', message: 'Shared components do not depend on features.' },
-            { target: './apps/web/src/lib', from: './apps/web/src/features', message: 'lib does not depend on features.' },
-          ],
-        },
-      ],
     },
   },
+  {
+    files: ['apps/web/**'],
+    rules: restrict([{ group: ['**/apps/server/**', '@portal/server', '@portal/server/*'], message: 'The web app never imports server code.' }]),
+  },
+  {
+    files: ['apps/server/**'],
+    rules: restrict([{ group: ['**/apps/web/**', '@portal/web', '@portal/web/*'], message: 'The server never imports web code.' }]),
+  },
+  {
+    files: ['packages/contract/**'],
+    rules: restrict([{ group: ['**/apps/**', '@portal/server', '@portal/web'], message: 'The contract depends on zod alone.' }]),
+  },
+  {
+    files: ['apps/web/src/components/**', 'apps/web/src/lib/**'],
+    rules: restrict([
+      { group: ['**/features/**', '**/app/**'], message: 'Shared code does not depend on features or the app shell.' },
+      { group: ['**/apps/server/**', '@portal/server', '@portal/server/*'], message: 'The web app never imports server code.' },
+    ]),
+  },
+  ...FEATURES.map((f) => ({
+    files: [`apps/web/src/features/${f}/**`],
+    // Tests may build the real store of the app around the feature they test.
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: restrict([
+      {
+        group: FEATURES.filter((o) => o !== f).flatMap((o) => [`**/features/${o}`, `**/features/${o}/**`]),
+        message: 'Features do not import each other; compose them in src/app.',
+      },
+      { group: ['**/app/**', '../../app/*'], message: 'Features do not import the app shell.' },
+      // A later block replaces this rule for the files it matches, so the web-wide boundary is repeated.
+      { group: ['**/apps/server/**', '@portal/server', '@portal/server/*'], message: 'The web app never imports server code.' },
+    ]),
+  })),
   {
     files: ['**/*.test.ts', '**/*.test.tsx', 'e2e/**', '**/test/**', 'bench/**'],
     rules: {

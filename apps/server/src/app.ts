@@ -65,7 +65,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     // Router errors (a too-long or badly encoded path) answer in the portal's error shape too.
     frameworkErrors: (err, _req, reply) => {
       applySecurityHeaders(reply as FastifyReply, config.secureCookies);
-      return (reply as FastifyReply)
+      void (reply as FastifyReply)
         .status(err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400)
         .send({ message: 'This address is not valid', code: 'BAD_REQUEST' });
     },
