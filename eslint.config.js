@@ -57,7 +57,11 @@ export default tseslint.config(
     ignores: ['**/*.test.ts', '**/*.test.tsx'],
     rules: restrict([
       {
-        group: FEATURES.filter((o) => o !== f).flatMap((o) => [`**/features/${o}`, `**/features/${o}/**`]),
+        group: FEATURES.filter((o) => o !== f).flatMap((o) => [
+          `**/features/${o}`,
+          `**/features/${o}/**`,
+          ...['..', '../..', '../../..'].flatMap((up) => [`${up}/${o}`, `${up}/${o}/**`]),
+        ]),
         message: 'Features do not import each other; compose them in src/app.',
       },
       { group: ['**/app/**', '../../app/*'], message: 'Features do not import the app shell.' },
