@@ -7,3 +7,4 @@ export * from './licenses';
 export * from './billing';
 export * from './products';
 export * from './display';
+export * from './cards';

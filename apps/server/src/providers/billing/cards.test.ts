@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/errors';
-import { assertChargeable, cardBrand, checkCard, luhnValid } from './cards';
+import { luhnValid } from '@portal/contract';
+import { assertChargeable, cardBrand, checkCard } from './cards';
 
 const now = new Date('2025-06-15T12:00:00Z');
 const card = (number: string, extra: Partial<{ expMonth: number; expYear: number; cvc: string }> = {}) => ({

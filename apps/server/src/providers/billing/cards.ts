@@ -1,4 +1,6 @@
 import { AppError } from '../../lib/errors';
+import { luhnValid } from '@portal/contract';
+
 
 /**
  * Card checks of the local billing engine. The engine accepts Stripe's public test numbers with
@@ -34,19 +36,6 @@ export const DECLINE_MESSAGES: Record<Exclude<CardBehaviour, 'succeeds'>, string
   declined: 'Your card was declined.',
   insufficient_funds: 'Your card has insufficient funds.',
 };
-
-export function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
 
 /** Brand from the leading digits (IIN ranges), named as Stripe names them. */
 export function cardBrand(digits: string): string {

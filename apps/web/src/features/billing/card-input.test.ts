@@ -1,3 +1,4 @@
+import { luhnValid } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import {
   caretAfterDigits,
@@ -7,7 +8,6 @@ import {
   cvcLength,
   formatCardNumber,
   formatExpiry,
-  luhnValid,
   parseExpiry,
 } from './card-input';
 

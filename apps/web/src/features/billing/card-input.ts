@@ -1,3 +1,4 @@
+import { luhnValid } from '@portal/contract';
 /**
  * The local card form's formatting and checks, worded as Stripe's card form words them so that
  * the messages read the same whichever engine runs. The server checks everything again.
@@ -34,19 +35,6 @@ export function caretAfterDigits(formatted: string, digitsBefore: number): numbe
     if (seen === digitsBefore) return i + 1;
   }
   return formatted.length;
-}
-
-export function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
 }
 
 export function checkCardNumber(value: string): string | null {
