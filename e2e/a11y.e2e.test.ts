@@ -1,7 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, latestSignInLink, openBrowser, uniqueEmail, type Browser } from './fixtures';
+import { buySubscription, baseUrl, latestSignInLink, openBrowser, uniqueEmail, type Browser } from './fixtures';
 
 /**
  * axe-core on every page and state of the portal, in the light and the dark colour scheme:
@@ -70,25 +70,6 @@ const h1 = (page: Page, name?: string | RegExp) => page.getByRole('heading', { l
 async function visit(page: Page, path: string, title?: string | RegExp) {
   await page.goto(path);
   await h1(page, title).waitFor();
-}
-
-/** A card and a subscription of `quantity` nodes through the billing API (local engine); answers its ids. */
-async function buySubscription(page: Page, quantity: number): Promise<{ licenseKey: string; stripeId: string }> {
-  const req = page.context().request;
-  const headers = { origin: baseUrl };
-  const setup = await req.post(`${baseUrl}/api/billing/intents/setup`, { headers });
-  expect(setup.status(), await setup.text()).toBe(200);
-  const { clientSecret } = (await setup.json()) as { clientSecret: string };
-  const card = await req.post(`${baseUrl}/api/billing/local/confirm-setup`, {
-    headers,
-    data: { clientSecret, number: '4242424242424242', expMonth: 12, expYear: new Date().getFullYear() + 1, cvc: '123' },
-  });
-  expect(card.status(), await card.text()).toBe(201);
-  const checkout = await req.post(`${baseUrl}/api/billing/intents/checkout`, { headers, data: { interval: 'month', quantity } });
-  expect(checkout.status(), await checkout.text()).toBe(201);
-  const { subscription } = (await checkout.json()) as { subscription: { licenseKey: string | null; stripeId: string } };
-  expect(subscription.licenseKey).toBeTruthy();
-  return { licenseKey: subscription.licenseKey!, stripeId: subscription.stripeId };
 }
 
 for (const scheme of ['light', 'dark'] as const) {

@@ -101,3 +101,25 @@ export async function signInByApi(page: Page, email: string, opts: { onboard?: b
 export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: path.resolve(import.meta.dirname, '../.tmp/screenshots', `${name}.png`), fullPage: true });
 }
+
+/**
+ * Buys a subscription of `quantity` nodes as the signed-in user through the billing API (local
+ * engine, Stripe's test card 4242…), which issues its license; answers the ids.
+ */
+export async function buySubscription(page: Page, quantity = 3): Promise<{ licenseKey: string; stripeId: string }> {
+  const req = page.context().request;
+  const headers = { origin: baseUrl };
+  const setup = await req.post(`${baseUrl}/api/billing/intents/setup`, { headers });
+  if (setup.status() !== 200) throw new Error(`setup intent failed: ${setup.status()} ${await setup.text()}`);
+  const { clientSecret } = (await setup.json()) as { clientSecret: string };
+  const card = await req.post(`${baseUrl}/api/billing/local/confirm-setup`, {
+    headers,
+    data: { clientSecret, number: '4242424242424242', expMonth: 12, expYear: new Date().getFullYear() + 1, cvc: '123' },
+  });
+  if (card.status() !== 201) throw new Error(`adding the card failed: ${card.status()} ${await card.text()}`);
+  const checkout = await req.post(`${baseUrl}/api/billing/intents/checkout`, { headers, data: { interval: 'month', quantity } });
+  if (checkout.status() !== 201) throw new Error(`checkout failed: ${checkout.status()} ${await checkout.text()}`);
+  const { subscription } = (await checkout.json()) as { subscription: { licenseKey: string | null; stripeId: string } };
+  if (!subscription.licenseKey) throw new Error('checkout issued no license');
+  return { licenseKey: subscription.licenseKey, stripeId: subscription.stripeId };
+}

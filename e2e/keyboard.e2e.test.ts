@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { baseUrl, latestSignInLink, openBrowser, signInByApi, uniqueEmail, type Browser } from './fixtures';
+import { buySubscription, baseUrl, latestSignInLink, openBrowser, signInByApi, uniqueEmail, type Browser } from './fixtures';
 
 /**
  * The main flows with the keyboard alone: Tab, Shift+Tab, Enter, Space, Escape and typing, never
@@ -53,23 +53,6 @@ async function expectVisibleFocus(page: Page, what: string) {
   });
   expect(style.visible, `${what} is on screen`).toBe(true);
   expect(style.outline || style.shadow, `${what} shows focus (${style.detail})`).toBe(true);
-}
-
-async function buyLicense(page: Page, quantity = 3): Promise<string> {
-  const req = page.context().request;
-  const headers = { origin: baseUrl };
-  const setup = await req.post(`${baseUrl}/api/billing/intents/setup`, { headers });
-  expect(setup.status(), await setup.text()).toBe(200);
-  const { clientSecret } = (await setup.json()) as { clientSecret: string };
-  const card = await req.post(`${baseUrl}/api/billing/local/confirm-setup`, {
-    headers,
-    data: { clientSecret, number: '4242424242424242', expMonth: 12, expYear: new Date().getFullYear() + 1, cvc: '123' },
-  });
-  expect(card.status(), await card.text()).toBe(201);
-  const checkout = await req.post(`${baseUrl}/api/billing/intents/checkout`, { headers, data: { interval: 'month', quantity } });
-  expect(checkout.status(), await checkout.text()).toBe(201);
-  const { subscription } = (await checkout.json()) as { subscription: { licenseKey: string } };
-  return subscription.licenseKey;
 }
 
 describe('keyboard only', () => {
@@ -133,7 +116,7 @@ describe('keyboard only', () => {
     b = await openBrowser({ width: 1280, height: 800 });
     const { page } = b;
     await signInByApi(page, uniqueEmail('keys-lic'));
-    const key = await buyLicense(page, 3);
+    const key = (await buySubscription(page, 3)).licenseKey;
     await page.goto('/app/licenses');
     const open = page.getByRole('button', { name: `Open license ${key}` });
     await tabTo(page, open);

@@ -1,38 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { request as playwrightRequest, type Locator, type Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { baseUrl, openBrowser, screenshot, signInByApi, uniqueEmail, type Browser } from './fixtures';
+import { buySubscription, baseUrl, openBrowser, screenshot, signInByApi, uniqueEmail, type Browser } from './fixtures';
 
 let b: Browser | undefined;
 afterEach(async () => {
   await b?.close();
   b = undefined;
 });
-
-/**
- * Buys a subscription of `quantity` nodes through the billing API (local engine, Stripe's test
- * card), which issues its license; answers the license key.
- */
-async function buyLicense(page: Page, quantity = 3): Promise<string> {
-  const req = page.context().request;
-  const headers = { origin: baseUrl };
-  const setup = await req.post(`${baseUrl}/api/billing/intents/setup`, { headers });
-  expect(setup.status(), await setup.text()).toBe(200);
-  const { clientSecret } = (await setup.json()) as { clientSecret: string };
-  const card = await req.post(`${baseUrl}/api/billing/local/confirm-setup`, {
-    headers,
-    data: { clientSecret, number: '4242424242424242', expMonth: 12, expYear: new Date().getFullYear() + 1, cvc: '123' },
-  });
-  expect(card.status(), await card.text()).toBe(201);
-  const checkout = await req.post(`${baseUrl}/api/billing/intents/checkout`, {
-    headers,
-    data: { interval: 'month', quantity },
-  });
-  expect(checkout.status(), await checkout.text()).toBe(201);
-  const { subscription } = (await checkout.json()) as { subscription: { licenseKey: string | null } };
-  expect(subscription.licenseKey).toMatch(/^[2-9A-HJKMNP-Z]{5}(-[2-9A-HJKMNP-Z]{5}){4}$/);
-  return subscription.licenseKey!;
-}
 
 const noHorizontalOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
@@ -80,7 +55,7 @@ describe('licenses page with a license', () => {
     b = await openBrowser({ width: 1280, height: 800 });
     const { page } = b;
     await signInByApi(page, uniqueEmail('lic-owner'));
-    const key = await buyLicense(page, 3);
+    const key = (await buySubscription(page, 3)).licenseKey;
 
     // The license the user came for (?highlight=) is marked, and the parameter leaves the address.
     await page.goto(`/app/licenses?highlight=${key}`);
@@ -193,7 +168,7 @@ describe('licenses page with a license', () => {
     b = await openBrowser({ width: 390, height: 844 });
     const { page } = b;
     await signInByApi(page, uniqueEmail('lic-phone'));
-    const key = await buyLicense(page, 2);
+    const key = (await buySubscription(page, 2)).licenseKey;
     const field = await playwrightRequest.newContext();
     try {
       const answer = await field.post(`${baseUrl}/api/licenses/${key}/activate`, {

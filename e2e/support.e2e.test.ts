@@ -1,27 +1,10 @@
-import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { baseUrl, openBrowser, screenshot, signInByApi, uniqueEmail, type Browser } from './fixtures';
+import { buySubscription, openBrowser, screenshot, signInByApi, uniqueEmail, type Browser } from './fixtures';
 
 let b: Browser;
 afterEach(async () => {
   await b?.close();
 });
-
-/** Buys a subscription through the API as the signed-in user (local billing engine): card, then checkout. */
-async function buySubscription(page: Page, quantity: number) {
-  const req = page.context().request;
-  const headers = { origin: baseUrl };
-  const setup = await req.post(`${baseUrl}/api/billing/intents/setup`, { headers });
-  expect(setup.status(), await setup.text()).toBe(200);
-  const { clientSecret } = (await setup.json()) as { clientSecret: string };
-  const confirmed = await req.post(`${baseUrl}/api/billing/local/confirm-setup`, {
-    headers,
-    data: { clientSecret, number: '4242424242424242', expMonth: 12, expYear: new Date().getFullYear() + 1, cvc: '123' },
-  });
-  expect(confirmed.status(), await confirmed.text()).toBe(201);
-  const checkout = await req.post(`${baseUrl}/api/billing/intents/checkout`, { headers, data: { interval: 'month', quantity } });
-  expect([200, 201], await checkout.text()).toContain(checkout.status());
-}
 
 describe('support page', () => {
   it('tells a customer without a subscription what they get and how to get more', async () => {
