@@ -61,7 +61,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // Ids of the contract are up to 255 characters: let them reach validation (and its 400).
-    maxParamLength: 512,
+    routerOptions: { maxParamLength: 512 },
     // Router errors (a too-long or badly encoded path) answer in the portal's error shape too.
     frameworkErrors: (err, _req, reply) => {
       applySecurityHeaders(reply as FastifyReply, config.secureCookies);
