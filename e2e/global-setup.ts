@@ -54,6 +54,8 @@ export default async function setup(project: TestProject) {
     RATE_LIMIT_LINK_PER_ADDRESS: '0',
     RATE_LIMIT_LICENSE: '0',
     DOCS_URL: 'https://docs.example.com',
+    // The demo ISO is the default only on the embedded database; the download tests need it on PostgreSQL too.
+    DEMO_RELEASE: 'true',
   };
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
