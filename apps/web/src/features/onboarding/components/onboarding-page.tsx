@@ -8,6 +8,7 @@ import { ErrorDisplay } from '../../../components/error-display';
 import { identifyUser } from '../../../lib/analytics';
 import { useGetConfigQuery } from '../../../lib/api';
 import { errorBody } from '../../../lib/api-error';
+import { issuesByField as fieldIssues } from '../../../lib/field-errors';
 import { useAppDispatch, useAppSelector } from '../../../lib/state/hooks';
 import { profileUpdated } from '../../../lib/state/user-slice';
 import { useCompleteOnboardingMutation } from '../api';
@@ -15,14 +16,8 @@ import { useCompleteOnboardingMutation } from '../api';
 type Field = keyof OnboardingBody;
 type FieldErrors = Partial<Record<Field, string>>;
 
-function issuesByField(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): FieldErrors {
-  const out: FieldErrors = {};
-  for (const issue of issues) {
-    const key = issue.path[0];
-    if ((key === 'fname' || key === 'lname' || key === 'company') && !out[key]) out[key] = issue.message;
-  }
-  return out;
-}
+const FIELDS = ['fname', 'lname', 'company'] as const;
+const issuesByField = (issues: Parameters<typeof fieldIssues>[0]): FieldErrors => fieldIssues(issues, FIELDS);
 
 /** /onboarding: the one step between the first sign-in and the portal. */
 export function OnboardingPage() {

@@ -6,6 +6,7 @@ import { displayName, UpdateProfileBodySchema, type SessionUser, type UpdateProf
 import { ErrorDisplay } from '../../../components/error-display';
 import { UserAvatar } from '../../../components/user-avatar';
 import { errorBody } from '../../../lib/api-error';
+import { issuesByField as fieldIssues } from '../../../lib/field-errors';
 import { useAppDispatch } from '../../../lib/state/hooks';
 import { profileUpdated } from '../../../lib/state/user-slice';
 import { useUpdateProfileMutation } from '../api';
@@ -14,14 +15,8 @@ type Values = Required<UpdateProfileBody>;
 type Field = keyof Values;
 type FieldErrors = Partial<Record<Field, string>>;
 
-function issuesByField(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): FieldErrors {
-  const out: FieldErrors = {};
-  for (const issue of issues) {
-    const key = issue.path[0];
-    if ((key === 'fname' || key === 'lname' || key === 'company') && !out[key]) out[key] = issue.message;
-  }
-  return out;
-}
+const FIELDS = ['fname', 'lname', 'company'] as const;
+const issuesByField = (issues: Parameters<typeof fieldIssues>[0]): FieldErrors => fieldIssues(issues, FIELDS);
 
 const valuesOf = (user: SessionUser): Values => ({ fname: user.fname, lname: user.lname, company: user.company ?? '' });
 
