@@ -22,7 +22,7 @@ import { productsRoutes } from './modules/products/products.routes';
 import { registerErrorHandling } from './plugins/errors';
 import { createMetrics, registerObservability } from './plugins/observability';
 import { createRateLimit } from './plugins/rate-limit';
-import { applySecurityHeaders, registerSecurity } from './plugins/security';
+import { applySecurityHeaders, contentSecurityPolicy, registerSecurity } from './plugins/security';
 import { registerSession, sessionCookie } from './plugins/session';
 import { fileMailer, smtpMailer, type Mailer } from './providers/mail/mailer';
 import { createServices } from './services';
@@ -49,6 +49,7 @@ export type AppOverrides = {
 
 /** Builds the whole application in a fixed plugin order. The server and every API test call this. */
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
+  const headers = { hsts: config.secureCookies, csp: contentSecurityPolicy({ stripe: config.stripe !== undefined }) };
   const app = Fastify({
     logger: overrides.logger ?? {
       level: config.logLevel,
@@ -64,7 +65,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     routerOptions: { maxParamLength: 512 },
     // Router errors (a too-long or badly encoded path) answer in the portal's error shape too.
     frameworkErrors: (err, _req, reply) => {
-      applySecurityHeaders(reply as FastifyReply, config.secureCookies);
+      applySecurityHeaders(reply as FastifyReply, headers);
       void (reply as FastifyReply)
         .status(err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400)
         .send({ message: 'This address is not valid', code: 'BAD_REQUEST' });
@@ -91,7 +92,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const webDist = overrides.webDist ?? WEB_DIST;
   const webBuilt = overrides.serveWeb ?? existsSync(path.join(webDist, 'index.html'));
   registerErrorHandling(app, webBuilt ? { spaIndex: readFileSync(path.join(webDist, 'index.html')) } : {});
-  registerSecurity(app, { publicUrl: config.publicUrl, hsts: config.secureCookies });
+  registerSecurity(app, { publicUrl: config.publicUrl, ...headers });
   registerLoadShedding(app, config.maxConcurrentRequests);
   const metrics = createMetrics();
   registerObservability(app, { database, outbox: services.outbox, metrics, metricsToken: config.metricsToken });

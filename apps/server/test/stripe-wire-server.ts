@@ -156,7 +156,17 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 const rid = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`;
 
-export async function startStripeWireServer(opts: { secretKey: string; prices: WirePrice[]; now: () => Date }) {
+export type WireEvent = { id: string; type: string; data: { object: unknown } } & Json;
+
+export async function startStripeWireServer(opts: {
+  secretKey: string;
+  prices: WirePrice[];
+  now: () => Date;
+  /** The key Stripe.js sends from the browser (`key=` in the form body); enables the browser routes. */
+  publishableKey?: string;
+  /** Called with each event Stripe would send to the webhook after a browser confirmation. */
+  onEvent?: (event: WireEvent) => void;
+}) {
   const customers = new Map<string, Customer>();
   const paymentMethods = new Map<string, PaymentMethod>();
   const cards = new Map<string, Card>();
@@ -409,6 +419,10 @@ export async function startStripeWireServer(opts: { secretKey: string; prices: W
   type Handler = (m: RegExpMatchArray, body: Json, query: Json) => unknown;
   const routes: [string, RegExp, Handler][] = [];
   const route = (method: string, path: string, handler: Handler) => routes.push([method, new RegExp(`^${path}$`), handler]);
+  /** Routes Stripe.js calls from the browser: the publishable key in the body, and CORS. */
+  const browserRoutes: [string, RegExp, Handler][] = [];
+  const browserRoute = (method: string, path: string, handler: Handler) =>
+    browserRoutes.push([method, new RegExp(`^${path}$`), handler]);
   const expandOf = (b: Json): string[] => (Array.isArray(b.expand) ? (b.expand as string[]) : []);
 
   const getCustomer = (id: string) => {
@@ -643,6 +657,116 @@ export async function startStripeWireServer(opts: { secretKey: string; prices: W
     if (!s.default_payment_method && s.saveDefault && pm) s.default_payment_method = pm;
   }
 
+  // ---------- Stripe.js (the browser's side) ----------
+
+  /** What Stripe.js does with a SetupIntent's client secret and a typed card. */
+  function confirmCardSetup(
+    clientSecret: string,
+    number: string,
+    exp = { month: 12, year: opts.now().getUTCFullYear() + 3 },
+  ): { error: Json; setupIntent: SetupIntent } | { error?: undefined; setupIntent: SetupIntent; paymentMethod: PaymentMethod } {
+    const si = [...setupIntents.values()].find((x) => x.client_secret === clientSecret);
+    if (!si) throw new Error('unknown client secret');
+    const card = cardFor(number);
+    if ('attachError' in card) {
+      si.last_setup_error = { type: 'card_error', ...card.attachError };
+      return { error: card.attachError, setupIntent: si };
+    }
+    const pm: PaymentMethod = {
+      id: rid('pm'),
+      object: 'payment_method',
+      type: 'card',
+      customer: si.customer,
+      created: nowS(),
+      livemode: false,
+      metadata: {},
+      billing_details: { address: null, email: null, name: null, phone: null },
+      card: {
+        brand: card.brand,
+        last4: card.last4,
+        exp_month: exp.month,
+        exp_year: exp.year,
+        funding: 'credit',
+        country: 'US',
+        display_brand: card.brand,
+      },
+    };
+    paymentMethods.set(pm.id, pm);
+    cards.set(pm.id, card);
+    si.status = 'succeeded';
+    si.payment_method = pm.id;
+    return { setupIntent: si, paymentMethod: pm };
+  }
+
+  /** What Stripe.js does when the customer confirms the first payment (3-D Secure done). */
+  function confirmInvoicePayment(invoiceId: string, paymentMethodId: string) {
+    const inv = getInvoice(invoiceId);
+    const card = cards.get(paymentMethodId);
+    if (card?.behaviour === 'requires_action') card.behaviour = 'ok';
+    pay(inv, paymentMethodId);
+    const s = inv.subscription ? subscriptions.get(inv.subscription) : undefined;
+    if (s) activate(s, paymentMethodId);
+    return inv;
+  }
+
+  function event(type: string, object: unknown, id = rid('evt')): WireEvent {
+    return {
+      id,
+      object: 'event',
+      api_version: '2026-10-28.endive',
+      created: nowS(),
+      data: { object },
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type,
+    };
+  }
+
+  const clientSecretOf = (b: Json, id: string) => {
+    const secret = str(b.client_secret);
+    if (!secret.startsWith(`${id}_secret_`))
+      throw invalid('The client_secret provided does not match the client_secret associated with this object.', 'client_secret');
+    return secret;
+  };
+
+  // Stripe.js confirming a SetupIntent with the card typed into its Payment Element.
+  browserRoute('POST', '/v1/setup_intents/([^/]+)/confirm', (m, b) => {
+    const si = setupIntents.get(m[1]!);
+    if (!si) throw missing('setup_intent', m[1]!);
+    const secret = clientSecretOf(b, si.id);
+    if (si.status === 'succeeded')
+      throw new StripeWireError(400, {
+        type: 'invalid_request_error',
+        code: 'setup_intent_unexpected_state',
+        message: 'You cannot confirm this SetupIntent because it has already succeeded.',
+        setup_intent: si,
+      });
+    const data = (b.payment_method_data ?? {}) as { card?: { number?: string; exp_month?: string; exp_year?: string } };
+    const card = data.card ?? {};
+    const confirmed = confirmCardSetup(secret, str(card.number), { month: Number(card.exp_month), year: Number(card.exp_year) });
+    if (confirmed.error) throw new StripeWireError(402, { type: 'card_error', ...confirmed.error, setup_intent: si });
+    opts.onEvent?.(event('setup_intent.succeeded', { ...si }));
+    return si;
+  });
+
+  // Stripe.js confirming the payment of a subscription's first invoice (after 3-D Secure).
+  browserRoute('POST', '/v1/payment_intents/([^/]+)/confirm', (m, b) => {
+    const secret = clientSecretOf(b, m[1]!);
+    const inv = [...invoices.values()].find((i) => i.paymentSecret === secret);
+    if (!inv) throw missing('payment_intent', m[1]!);
+    confirmInvoicePayment(inv.id, str(b.payment_method));
+    opts.onEvent?.(event('invoice.paid', invoiceView(inv, false)));
+    return {
+      id: m[1],
+      object: 'payment_intent',
+      status: 'succeeded',
+      amount: inv.amount_paid,
+      currency: inv.currency,
+      livemode: false,
+    };
+  });
+
   // ---------- HTTP ----------
 
   async function readBody(req: IncomingMessage): Promise<string> {
@@ -651,8 +775,11 @@ export async function startStripeWireServer(opts: { secretKey: string; prices: W
     return Buffer.concat(chunks).toString('utf8');
   }
 
-  function send(res: ServerResponse, status: number, body: string, replayed = false) {
+  const CORS = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type' };
+
+  function send(res: ServerResponse, status: number, body: string, replayed = false, cors = false) {
     res.writeHead(status, {
+      ...(cors ? CORS : {}),
       'content-type': 'application/json',
       'request-id': rid('req'),
       'stripe-version': '2026-10-28.endive',
@@ -676,6 +803,29 @@ export async function startStripeWireServer(opts: { secretKey: string; prices: W
       replayed: false,
     };
     requests.push(record);
+    const browser = opts.publishableKey ? browserRoutes.find(([m, re]) => m === req.method && re.test(url.pathname)) : undefined;
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { ...CORS, 'access-control-allow-methods': 'POST' });
+      return res.end();
+    }
+    if (browser) {
+      // Stripe.js authenticates with the publishable key alone; the client secret names the object.
+      if (body.key !== opts.publishableKey) {
+        return send(
+          res,
+          401,
+          JSON.stringify({ error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } }),
+          false,
+          true,
+        );
+      }
+      try {
+        return send(res, 200, JSON.stringify(browser[2](url.pathname.match(browser[1])!, body, query)), false, true);
+      } catch (err) {
+        if (!(err instanceof StripeWireError)) throw err;
+        return send(res, err.status, JSON.stringify({ error: err.body }), false, true);
+      }
+    }
     if (req.headers.authorization !== `Bearer ${opts.secretKey}`) {
       return send(res, 401, JSON.stringify({ error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } }));
     }
@@ -737,51 +887,8 @@ export async function startStripeWireServer(opts: { secretKey: string; prices: W
     invoices,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
 
-    /** What Stripe.js does with a SetupIntent's client secret and a typed card. */
-    confirmCardSetup(clientSecret: string, number: string, exp = { month: 12, year: opts.now().getUTCFullYear() + 3 }) {
-      const si = [...setupIntents.values()].find((s) => s.client_secret === clientSecret);
-      if (!si) throw new Error('unknown client secret');
-      const card = cardFor(number);
-      if ('attachError' in card) {
-        si.last_setup_error = { type: 'card_error', ...card.attachError };
-        return { error: card.attachError, setupIntent: si };
-      }
-      const pm: PaymentMethod = {
-        id: rid('pm'),
-        object: 'payment_method',
-        type: 'card',
-        customer: si.customer,
-        created: nowS(),
-        livemode: false,
-        metadata: {},
-        billing_details: { address: null, email: null, name: null, phone: null },
-        card: {
-          brand: card.brand,
-          last4: card.last4,
-          exp_month: exp.month,
-          exp_year: exp.year,
-          funding: 'credit',
-          country: 'US',
-          display_brand: card.brand,
-        },
-      };
-      paymentMethods.set(pm.id, pm);
-      cards.set(pm.id, card);
-      si.status = 'succeeded';
-      si.payment_method = pm.id;
-      return { setupIntent: si, paymentMethod: pm };
-    },
-
-    /** What Stripe.js does when the customer confirms the first payment (3-D Secure done). */
-    confirmInvoicePayment(invoiceId: string, paymentMethodId: string) {
-      const inv = getInvoice(invoiceId);
-      const card = cards.get(paymentMethodId);
-      if (card?.behaviour === 'requires_action') card.behaviour = 'ok';
-      pay(inv, paymentMethodId);
-      const s = inv.subscription ? subscriptions.get(inv.subscription) : undefined;
-      if (s) activate(s, paymentMethodId);
-      return inv;
-    },
+    confirmCardSetup,
+    confirmInvoicePayment,
 
     /** Stripe's billing clock: the period of `subscriptionId` ends now and renews (or ends). */
     cycle(subscriptionId: string) {
@@ -812,19 +919,7 @@ export async function startStripeWireServer(opts: { secretKey: string; prices: W
     invoiceJson: (id: string) => invoiceView(getInvoice(id), false),
 
     /** A Stripe event envelope around a snapshot of `object`. */
-    event(type: string, object: unknown, id = rid('evt')) {
-      return {
-        id,
-        object: 'event',
-        api_version: '2026-10-28.endive',
-        created: nowS(),
-        data: { object },
-        livemode: false,
-        pending_webhooks: 1,
-        request: { id: null, idempotency_key: null },
-        type,
-      };
-    },
+    event,
   };
 }
 export type StripeWireServer = Awaited<ReturnType<typeof startStripeWireServer>>;

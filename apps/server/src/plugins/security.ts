@@ -2,22 +2,31 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../lib/errors';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: https:",
-  "font-src 'self' data:",
-  "connect-src 'self' https://*.posthog.com https://api.stripe.com",
-  "frame-src https://js.stripe.com https://hooks.stripe.com",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'self'",
-].join('; ');
+
+/**
+ * The Content-Security-Policy. Stripe.js (its script, its card and 3-D Secure frames, its API) is
+ * allowed only when Stripe is the billing provider; the embedded engine's pages load nothing from
+ * another site.
+ */
+export function contentSecurityPolicy(opts: { stripe: boolean }): string {
+  const stripeJs = opts.stripe ? ' https://js.stripe.com https://*.js.stripe.com' : '';
+  return [
+    "default-src 'self'",
+    `script-src 'self'${stripeJs}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: https:",
+    "font-src 'self' data:",
+    `connect-src 'self' https://*.posthog.com${opts.stripe ? ' https://api.stripe.com' : ''}`,
+    opts.stripe ? `frame-src${stripeJs} https://hooks.stripe.com` : "frame-src 'none'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+  ].join('; ');
+}
 
 /** Security headers on every answer, and the cross-site rules of DESIGN.md section 6. */
-export function registerSecurity(app: FastifyInstance, opts: { publicUrl: string; hsts: boolean }) {
+export function registerSecurity(app: FastifyInstance, opts: { publicUrl: string; hsts: boolean; csp: string }) {
   const allowedOrigin = new URL(opts.publicUrl).origin;
 
   app.addHook('onRequest', async (req) => {
@@ -34,7 +43,7 @@ export function registerSecurity(app: FastifyInstance, opts: { publicUrl: string
   });
 
   app.addHook('onSend', async (req, reply, payload) => {
-    applySecurityHeaders(reply, opts.hsts);
+    applySecurityHeaders(reply, opts);
     const type = String(reply.getHeader('content-type') ?? '');
     if (req.url.startsWith('/api/') && type.startsWith('application/json')) reply.header('cache-control', 'no-store');
     return payload;
@@ -42,13 +51,13 @@ export function registerSecurity(app: FastifyInstance, opts: { publicUrl: string
 }
 
 /** The headers every answer carries; also called for router errors, which skip the hooks. */
-export function applySecurityHeaders(reply: FastifyReply, hsts: boolean) {
-  reply.header('content-security-policy', CSP);
+export function applySecurityHeaders(reply: FastifyReply, opts: { hsts: boolean; csp: string }) {
+  reply.header('content-security-policy', opts.csp);
   reply.header('x-content-type-options', 'nosniff');
   reply.header('referrer-policy', 'strict-origin-when-cross-origin');
   reply.header('x-frame-options', 'DENY');
   reply.header('cross-origin-opener-policy', 'same-origin');
-  if (hsts) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+  if (opts.hsts) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
 }
 
 function requestOrigin(protocol: string, host: string | undefined): string | undefined {

@@ -289,6 +289,10 @@ describe('security headers', () => {
       expect(res.headers['content-security-policy']).toContain("object-src 'none'");
       expect(res.headers['content-security-policy']).toContain("base-uri 'none'");
       expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      // On the embedded billing engine nothing is loaded from Stripe (ADR 018).
+      expect(res.headers['content-security-policy']).toContain("script-src 'self';");
+      expect(res.headers['content-security-policy']).toContain("frame-src 'none'");
+      expect(res.headers['content-security-policy']).not.toContain('stripe');
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['referrer-policy']).toBeTruthy();
     }

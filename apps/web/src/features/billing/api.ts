@@ -111,6 +111,7 @@ export const billingApi = api.injectEndpoints({
 export const {
   useListPricesQuery,
   useListPaymentMethodsQuery,
+  useLazyListPaymentMethodsQuery,
   useRemovePaymentMethodMutation,
   useCreateSetupIntentMutation,
   useConfirmLocalSetupMutation,

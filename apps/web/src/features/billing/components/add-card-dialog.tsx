@@ -1,12 +1,15 @@
-import { Modal } from '@mantine/core';
+import { lazy, Suspense } from 'react';
+import { Modal, Skeleton, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { MODAL_BACKDROP_TRANSITION_MS, MODAL_TRANSITION_MS } from '@portal/contract';
+import { MODAL_BACKDROP_TRANSITION_MS, MODAL_TRANSITION_MS, type PaymentMethod } from '@portal/contract';
 import { useGetConfigQuery } from '../../../lib/api';
 import { setAddMethodVisible } from '../../../lib/state/billing-slice';
 import { useAppDispatch, useAppSelector } from '../../../lib/state/hooks';
 import { brandLabel } from '../billing-display';
 import { LocalCardForm } from './local-card-form';
-import { StripeCardUnavailable } from './stripe-card-unavailable';
+
+// Stripe.js and its React bindings load only for a portal on Stripe, when the dialog opens.
+const StripeCardForm = lazy(() => import('./stripe-card-form').then((m) => ({ default: m.StripeCardForm })));
 
 /** The add-payment-method dialog; shown while `billing.addMethodVisible` is set. */
 export function AddCardDialog() {
@@ -14,6 +17,16 @@ export function AddCardDialog() {
   const opened = useAppSelector((s) => s.billing.addMethodVisible);
   const { data: config } = useGetConfigQuery();
   const close = () => dispatch(setAddMethodVisible(false));
+  const added = (card: PaymentMethod | null) => {
+    close();
+    notifications.show({
+      color: 'green',
+      title: 'Card added',
+      message: card
+        ? `${brandLabel(card.brand)} ending in ${card.last4} was saved${card.isDefault ? ' as your default card' : ''}.`
+        : 'Your card was saved.',
+    });
+  };
 
   return (
     <Modal
@@ -28,20 +41,21 @@ export function AddCardDialog() {
       styles={{ title: { fontWeight: 600, fontSize: 'var(--mantine-font-size-lg)' } }}
     >
       {config?.billingProvider === 'stripe' ? (
-        <StripeCardUnavailable onClose={close} />
+        <Suspense fallback={<Loading />}>
+          <StripeCardForm onCancel={close} onAdded={added} />
+        </Suspense>
       ) : (
-        <LocalCardForm
-          onCancel={close}
-          onAdded={(card) => {
-            close();
-            notifications.show({
-              color: 'green',
-              title: 'Card added',
-              message: `${brandLabel(card.brand)} ending in ${card.last4} was saved${card.isDefault ? ' as your default card' : ''}.`,
-            });
-          }}
-        />
+        <LocalCardForm onCancel={close} onAdded={added} />
       )}
     </Modal>
+  );
+}
+
+function Loading() {
+  return (
+    <Stack gap="sm" aria-busy="true" aria-label="Loading the secure card form">
+      <Skeleton height={40} radius="md" />
+      <Skeleton height={40} radius="md" />
+    </Stack>
   );
 }

@@ -1,10 +1,22 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Invoice, PaymentMethod, Subscription } from '@portal/contract';
 import { formatDate } from '../../../lib/format';
 import { ada, fakeFetch, renderRoutes, userState } from '../../../test/render';
+import { installStripeJsStandIn } from '../../../test/stripe-js-stand-in';
+import type * as StripeJs from '../stripe/stripe-js';
 import { BillingPage } from './billing-page';
+
+// Stripe.js comes from the stand-in (installed on window); a test can make its loading fail.
+const stripeLoad = vi.hoisted(() => ({ fail: false }));
+vi.mock('../stripe/stripe-js', async (importOriginal) => {
+  const real = await importOriginal<typeof StripeJs>();
+  return {
+    ...real,
+    getStripe: (key: string) => (stripeLoad.fail ? Promise.reject(new Error('blocked')) : real.getStripe(key)),
+  };
+});
 
 const config = {
   brandName: 'Acme Cloud',
@@ -320,15 +332,138 @@ describe('BillingPage', () => {
       await userEvent.click(within(dialog).getByRole('button', { name: 'Save card' }));
       expect(await within(dialog).findByRole('alert')).toHaveTextContent('Error: Your card was declined.');
     });
+  });
 
-    it('explains that card entry needs Stripe.js when the portal runs on Stripe', async () => {
-      renderBilling({
-        'GET /api/config': { status: 200, body: { ...config, billingProvider: 'stripe', stripePublishableKey: 'pk_test_1' } },
+  describe('the add-card dialog on Stripe', () => {
+    const stripeConfig = { ...config, billingProvider: 'stripe', stripePublishableKey: 'pk_test_1' };
+    const intent = { provider: 'stripe', clientSecret: 'seti_1_secret_abc', publishableKey: 'pk_test_1' };
+    const saved: PaymentMethod = { ...visa, id: 'pm_new', isDefault: true };
+    beforeEach(() => installStripeJsStandIn(window));
+    afterEach(() => {
+      delete (window as { Stripe?: unknown }).Stripe;
+      stripeLoad.fail = false;
+    });
+
+    async function openDialog(answers: Answers) {
+      const view = renderBilling({
+        'GET /api/config': { status: 200, body: stripeConfig },
+        'POST /api/billing/intents/setup': { status: 200, body: intent },
+        ...answers,
       });
       await userEvent.click(await screen.findByRole('button', { name: 'Add card' }));
       const dialog = await screen.findByRole('dialog', { name: 'Add a card' });
-      expect(await within(dialog).findByText('Card entry needs Stripe.js')).toBeInTheDocument();
-      expect(within(dialog).queryByLabelText(/Card number/)).not.toBeInTheDocument();
+      return { ...view, dialog };
+    }
+
+    async function typeCard(dialog: HTMLElement, number: string) {
+      await userEvent.type(await within(dialog).findByLabelText('Card number'), number);
+      await userEvent.type(within(dialog).getByLabelText('Expiration date'), '12 / 34');
+      await userEvent.type(within(dialog).getByLabelText('Security code'), '123');
+    }
+
+    it("saves a card typed into Stripe's Payment Element; the number goes to Stripe, never to the portal", async () => {
+      const { dialog, fetch, answers } = await openDialog({
+        'POST /v1/setup_intents/seti_1/confirm': {
+          status: 200,
+          body: { id: 'seti_1', status: 'succeeded', payment_method: 'pm_new' },
+        },
+      });
+      await typeCard(dialog, '4242424242424242');
+      answers['GET /api/billing/methods/'] = { status: 200, body: { items: [saved] } };
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Save card' }));
+      await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add a card' })).not.toBeInTheDocument());
+      const confirm = fetch.calls.find((c) => c.path === '/v1/setup_intents/seti_1/confirm')!;
+      const form = new URLSearchParams(confirm.body!);
+      expect(form.get('key')).toBe('pk_test_1');
+      expect(form.get('client_secret')).toBe('seti_1_secret_abc');
+      expect(form.get('payment_method_data[card][number]')).toBe('4242424242424242');
+      expect(fetch.calls.filter((c) => c.path.startsWith('/api/') && c.body?.includes('4242424242424242'))).toEqual([]);
+      expect(await screen.findByRole('listitem', { name: 'Visa ending in 4242' })).toBeInTheDocument();
+    });
+
+    it("shows Stripe's message for a declined card and keeps the dialog open", async () => {
+      const { dialog } = await openDialog({
+        'POST /v1/setup_intents/seti_1/confirm': {
+          status: 402,
+          body: { error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' } },
+        },
+      });
+      await typeCard(dialog, '4000000000000002');
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Save card' }));
+      expect(await within(dialog).findByRole('alert')).toHaveTextContent('Error: Your card was declined.');
+      expect(within(dialog).getByRole('button', { name: 'Save card' })).toBeEnabled();
+    });
+
+    it('says what is missing before anything is sent to Stripe', async () => {
+      const { dialog, fetch } = await openDialog({});
+      await userEvent.type(await within(dialog).findByLabelText('Card number'), '4242');
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Save card' }));
+      expect(await within(dialog).findByRole('alert')).toHaveTextContent('Error: Your card number is incomplete.');
+      expect(fetch.calls.some((c) => c.path.startsWith('/v1/'))).toBe(false);
+    });
+
+    it('confirms a first payment the bank wants checked (3-D Secure) with Stripe.js, then shows the subscription active', async () => {
+      const incomplete: Subscription = { ...sub, status: 'incomplete', licenseKey: null };
+      const { fetch, answers } = renderBilling({
+        'GET /api/config': { status: 200, body: stripeConfig },
+        'GET /api/billing/methods/': { status: 200, body: { items: [visa] } },
+        'POST /api/billing/intents/checkout': {
+          status: 201,
+          body: { subscription: incomplete, clientSecret: 'pi_7_secret_xyz' },
+        },
+        'POST /v1/payment_intents/pi_7/confirm': { status: 200, body: { id: 'pi_7', status: 'succeeded' } },
+        'GET /api/billing/subscriptions/sub_123/invoices': { status: 200, body: { items: [invoice] } },
+      });
+      answers['GET /api/billing/subscriptions/'] = { status: 200, body: { items: [] } };
+      await userEvent.click(await screen.findByRole('button', { name: 'Subscribe' }));
+      answers['GET /api/billing/subscriptions/'] = { status: 200, body: { items: [incomplete] } };
+      await userEvent.click(await screen.findByRole('button', { name: 'Confirm payment' }));
+      answers['GET /api/billing/subscriptions/'] = { status: 200, body: { items: [sub] } };
+      const confirm = await waitFor(() => fetch.calls.find((c) => c.path === '/v1/payment_intents/pi_7/confirm')!);
+      const form = new URLSearchParams(confirm.body!);
+      expect(form.get('client_secret')).toBe('pi_7_secret_xyz');
+      expect(form.get('payment_method')).toBe('pm_1');
+      expect(form.get('key')).toBe('pk_test_1');
+      // Polled until Stripe's webhook has made it active.
+      const article = await screen.findByRole('article', { name: 'Node license' }, { timeout: 8000 });
+      await waitFor(() => expect(article).toHaveTextContent(sub.licenseKey!), { timeout: 8000 });
+    });
+
+    it("shows Stripe's message when the bank refuses the payment", async () => {
+      renderBilling({
+        'GET /api/config': { status: 200, body: stripeConfig },
+        'GET /api/billing/methods/': { status: 200, body: { items: [visa] } },
+        'POST /api/billing/intents/checkout': {
+          status: 201,
+          body: { subscription: { ...sub, status: 'incomplete', licenseKey: null }, clientSecret: 'pi_8_secret_xyz' },
+        },
+        'POST /v1/payment_intents/pi_8/confirm': {
+          status: 402,
+          body: {
+            error: {
+              type: 'card_error',
+              code: 'payment_intent_authentication_failure',
+              message: 'We are unable to authenticate your payment method.',
+            },
+          },
+        },
+      });
+      await userEvent.click(await screen.findByRole('button', { name: 'Subscribe' }));
+      await userEvent.click(await screen.findByRole('button', { name: 'Confirm payment' }));
+      expect(await screen.findByRole('alert')).toHaveTextContent('Error: We are unable to authenticate your payment method.');
+      expect(screen.getByRole('button', { name: 'Confirm payment' })).toBeEnabled();
+    });
+
+    it('explains when Stripe.js cannot be loaded, and loads it on Try again', async () => {
+      stripeLoad.fail = true;
+      const { dialog } = await openDialog({});
+      expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+        "Error: Stripe's secure card form could not be loaded. Check your connection (and any content blocker), then try again.",
+      );
+      stripeLoad.fail = false;
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Try again' }));
+      expect(await within(dialog).findByLabelText('Card number')).toBeInTheDocument();
+      expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
     });
   });
 });

@@ -1,8 +1,11 @@
+import { useEffect, useState } from 'react';
 import { Grid, Paper, Skeleton, Stack, Title } from '@mantine/core';
 import type { Subscription } from '@portal/contract';
 import { ErrorDisplay } from '../../../components/error-display';
 import { PageFrame } from '../../../components/page-frame';
 import { PAGES } from '../../../lib/pages';
+import { api } from '../../../lib/api';
+import { useAppDispatch } from '../../../lib/state/hooks';
 import { useListPaymentMethodsQuery, useListSubscriptionsQuery } from '../api';
 import { subscriptionState } from '../billing-display';
 import { AddCardDialog } from './add-card-dialog';
@@ -10,6 +13,7 @@ import { CheckoutCard } from './checkout-card';
 import { PaymentMethodsCard } from './payment-methods-card';
 import { SubscriptionCard } from './subscription-card';
 
+const AWAITING_POLL_MS = 3000;
 const CONTAINER_BREAKPOINTS = { xs: '30em', sm: '36em', md: '44em', lg: '60em', xl: '75em' };
 
 /** Running subscriptions first, ended ones last; newest first within each. */
@@ -33,7 +37,16 @@ function SubscriptionSkeleton() {
 
 /** /app/billing: subscriptions with their invoices, the checkout, and the payment methods. */
 export function BillingPage() {
-  const subscriptions = useListSubscriptionsQuery();
+  const dispatch = useAppDispatch();
+  // A subscription awaiting its first payment turns active when Stripe's webhook arrives: poll until then.
+  const [pollingInterval, setPollingInterval] = useState(0);
+  const subscriptions = useListSubscriptionsQuery(undefined, { pollingInterval });
+  const awaiting = subscriptions.data?.items.some((s) => s.status === 'incomplete') ?? false;
+  useEffect(() => {
+    // Its license is issued with the payment: the licenses list is stale from then on.
+    if (pollingInterval > 0 && !awaiting) dispatch(api.util.invalidateTags(['Licenses']));
+    setPollingInterval(awaiting ? AWAITING_POLL_MS : 0);
+  }, [awaiting, pollingInterval, dispatch]);
   const methods = useListPaymentMethodsQuery();
   const items = subscriptions.data ? ordered(subscriptions.data.items) : [];
   const hasRunning = items.some((s) => subscriptionState(s) !== 'ended');

@@ -24,12 +24,14 @@ import {
   type Subscription,
 } from '@portal/contract';
 import { ErrorDisplay } from '../../../components/error-display';
+import { api, useGetConfigQuery } from '../../../lib/api';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { setAddMethodVisible } from '../../../lib/state/billing-slice';
 import { useAppDispatch } from '../../../lib/state/hooks';
 import { setHighlight } from '../../../lib/state/license-slice';
 import { useCheckoutMutation, useListPricesQuery } from '../api';
 import { addInterval, brandLabel, intervalLabel, periodTotal, yearlySaving } from '../billing-display';
+import { getStripe, STRIPE_UNAVAILABLE, stripeError } from '../stripe/stripe-js';
 import { SectionHeader } from './section-header';
 import classes from './billing.module.css';
 
@@ -68,7 +70,11 @@ export function CheckoutCard({ methods, methodsLoading, variant, onSubscribed }:
   const [showErrors, setShowErrors] = useState(false);
   // One purchase, one key: a retry after a network error cannot charge twice.
   const [idempotencyKey, setIdempotencyKey] = useState(newKey);
-  const [pending, setPending] = useState<Subscription | null>(null);
+  // A first payment the bank wants confirmed (3-D Secure), done with Stripe.js here.
+  const [pending, setPending] = useState<{ clientSecret: string; cardId: string } | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [confirmError, setConfirmError] = useState<unknown>(null);
+  const { data: config } = useGetConfigQuery();
   // A customer who already subscribes sees a short prompt; the form opens on request.
   const [expanded, setExpanded] = useState(variant === 'first');
 
@@ -78,6 +84,33 @@ export function CheckoutCard({ methods, methodsLoading, variant, onSubscribed }:
   const selected = cards.find((c) => c.id === cardId) ?? cards.find((c) => c.isDefault) ?? cards[0] ?? null;
   const money = (amount: number) => (price ? formatMoney(amount, price.currency) : '');
   const saving = price ? yearlySaving(price, n ?? 1) : null;
+
+  const confirmPayment = async () => {
+    const key = config?.stripePublishableKey;
+    if (!pending || !key) return;
+    setConfirming(true);
+    setConfirmError(null);
+    try {
+      const stripe = await getStripe(key);
+      // Stripe.js shows the bank's own check in its dialog and pays the first invoice.
+      const result = await stripe.confirmCardPayment(pending.clientSecret, { payment_method: pending.cardId });
+      if (result.error) {
+        setConfirmError(stripeError(result.error, 'The payment could not be confirmed.'));
+        return;
+      }
+      setPending(null);
+      dispatch(api.util.invalidateTags(['Billing', 'Licenses']));
+      notifications.show({
+        color: 'green',
+        title: 'Payment confirmed',
+        message: 'Your subscription starts as soon as Stripe reports the payment, usually within seconds.',
+      });
+    } catch {
+      setConfirmError(stripeError(undefined, STRIPE_UNAVAILABLE));
+    } finally {
+      setConfirming(false);
+    }
+  };
 
   const change = () => {
     reset();
@@ -96,7 +129,7 @@ export function CheckoutCard({ methods, methodsLoading, variant, onSubscribed }:
     const { subscription, clientSecret } = result.data;
     setIdempotencyKey(newKey());
     if (subscription.status === 'incomplete' || clientSecret) {
-      setPending(subscription);
+      setPending(clientSecret ? { clientSecret, cardId: selected.id } : null);
       return;
     }
     if (subscription.licenseKey) dispatch(setHighlight(subscription.licenseKey));
@@ -277,9 +310,23 @@ export function CheckoutCard({ methods, methodsLoading, variant, onSubscribed }:
                 />
               )}
               {pending ? (
-                <Alert variant="light" color="yellow" icon={<IconAlertTriangle size={18} />}>
-                  Your bank asks you to confirm this payment. Confirming it needs Stripe.js, which this version of the portal
-                  cannot load yet; the subscription stays “Awaiting payment” until it is paid.
+                <Alert
+                  role="note"
+                  variant="light"
+                  color="yellow"
+                  icon={<IconAlertTriangle size={18} />}
+                  title="Confirm this payment"
+                >
+                  <Stack gap="xs" align="flex-start">
+                    <Text size="sm">
+                      Your bank asks you to confirm this payment. Until it is confirmed the subscription waits for its first
+                      payment.
+                    </Text>
+                    <ErrorDisplay error={confirmError} />
+                    <Button size="xs" loading={confirming} onClick={() => void confirmPayment()}>
+                      Confirm payment
+                    </Button>
+                  </Stack>
                 </Alert>
               ) : null}
               <ErrorDisplay error={error} />

@@ -16,7 +16,6 @@ import {
   formatExpiry,
   parseExpiry,
 } from '../card-input';
-import { StripeCardUnavailable } from './stripe-card-unavailable';
 
 type Field = 'number' | 'expiry' | 'cvc';
 type Values = Record<Field, string>;
@@ -91,7 +90,6 @@ export function LocalCardForm({ onAdded, onCancel }: LocalCardFormProps) {
     onAdded(result.data.paymentMethod);
   };
 
-  if (intent.data?.provider === 'stripe') return <StripeCardUnavailable onClose={onCancel} />;
   if (intent.isError && !intent.data) {
     return (
       <Stack gap="md">
