@@ -207,6 +207,25 @@ describe('billing: the four subscription modals', () => {
         properties: { type: 'quantity', stripe_subscription_id: stripeId },
       },
     ]);
+
+    // Closed with × or Escape, a change is just as cancelled: one more event each.
+    const cancelled = { type: 'capture', event: 'subscription_change_cancelled' };
+    await subscription().getByRole('button', { name: 'Change billing period' }).click();
+    const period = dialog('Update Billing Period');
+    await period.getByLabel('Confirmation').waitFor();
+    await period.getByRole('button', { name: 'Close' }).click();
+    await period.waitFor({ state: 'hidden' });
+    await subscription().getByRole('button', { name: 'Cancel subscription' }).click();
+    const cancel = dialog('Cancel Subscription');
+    await cancel.getByLabel('Confirmation').waitFor();
+    await page.keyboard.press('Escape');
+    await cancel.waitFor({ state: 'hidden' });
+    await expect.poll(() => events('subscription_change_cancelled').length).toBe(3);
+    expect(events('subscription_change_cancelled')).toEqual([
+      { ...cancelled, properties: { type: 'quantity', stripe_subscription_id: stripeId } },
+      { ...cancelled, properties: { type: 'billing_period', stripe_subscription_id: stripeId } },
+      { ...cancelled, properties: { type: 'cancel', stripe_subscription_id: stripeId } },
+    ]);
   });
 
   it('changes the quantity after showing the charge now and the next renewal', async () => {
@@ -289,6 +308,8 @@ describe('billing: the four subscription modals', () => {
     await expect.poll(() => events('subscription_changed').length).toBe(4);
     expect(events('subscription_changed')[3]!.properties).toEqual({ type: 'reactivate', stripe_subscription_id: stripeId });
     await subscription().getByText('Active', { exact: true }).waitFor();
+    // The four changes made (each modal closed by the reload) recorded no cancellation.
+    expect(events('subscription_change_cancelled')).toHaveLength(3);
     expect(
       await subscription()
         .getByText(/access until/)

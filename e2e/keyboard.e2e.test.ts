@@ -227,6 +227,19 @@ describe('keyboard only', () => {
     await page.keyboard.press('Escape');
     await periodModal.waitFor({ state: 'hidden' });
     await expect.poll(() => hasFocus(period)).toBe(true);
+    // ... and records the change as cancelled, once.
+    const cancelled = await page.evaluate(() =>
+      ((window as unknown as { __analytics?: Array<{ type: string; event?: string }> }).__analytics ?? []).filter(
+        (c) => c.type === 'capture' && c.event === 'subscription_change_cancelled',
+      ),
+    );
+    expect(cancelled).toEqual([
+      {
+        type: 'capture',
+        event: 'subscription_change_cancelled',
+        properties: { type: 'billing_period', stripe_subscription_id: expect.any(String) },
+      },
+    ]);
 
     // Change the quantity through its modal, confirmed with 'I confirm'.
     const quantity = subscription.getByRole('button', { name: 'Change quantity' });

@@ -1,11 +1,11 @@
 import { lazy, type ComponentType } from 'react';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MODAL_TITLES } from '@portal/contract';
 import { showModal } from '../lib/state/menu-slice';
 import { renderWithStore } from '../test/render';
-import { ModalHost, type ModalBodyProps } from './modal-host';
+import { ModalHost, useOnModalClose, type ModalBodyProps } from './modal-host';
 
 function QuantityBody({ props, close }: ModalBodyProps) {
   return (
@@ -61,6 +61,29 @@ describe('ModalHost', () => {
       await Promise.resolve();
     });
     await waitFor(() => expect(screen.getByRole('textbox', { name: 'New number of nodes' })).toHaveFocus());
+  });
+
+  it.each([
+    ['its own close', () => userEvent.click(screen.getByRole('button', { name: 'Cancel' }))],
+    ['the × button', () => userEvent.click(screen.getByRole('button', { name: 'Close' }))],
+    ['Escape', () => userEvent.keyboard('{Escape}')],
+  ])("runs the body's close handler once when closed by %s", async (_way, closeIt) => {
+    const onClose = vi.fn();
+    function Body({ close }: ModalBodyProps) {
+      useOnModalClose(onClose);
+      return <button onClick={close}>Cancel</button>;
+    }
+    const { store } = renderWithStore(<ModalHost bodies={{ ChangeQuantityModal: Body }} />);
+    act(() => {
+      store.dispatch(showModal({ id: 'ChangeQuantityModal' }));
+    });
+    await screen.findByRole('dialog');
+    expect(onClose).not.toHaveBeenCalled();
+    await closeIt();
+    expect(store.getState().menu.modal.open).toBe(false);
+    expect(onClose).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(onClose).toHaveBeenCalledTimes(1);
   });
 
   it('renders nothing for an id without a registered body', () => {

@@ -1,14 +1,27 @@
-import { Suspense, useEffect, useRef, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
+import {
+  createContext,
+  Suspense,
+  useCallback,
+  useContext,
+  useEffect,
+  useRef,
+  type ComponentType,
+  type LazyExoticComponent,
+  type ReactNode,
+} from 'react';
 import { Center, Loader, Modal } from '@mantine/core';
 import { MODAL_BACKDROP_TRANSITION_MS, MODAL_TITLES, MODAL_TRANSITION_MS, type ModalId } from '@portal/contract';
-import { useAppDispatch, useAppSelector } from '../lib/state/hooks';
+import { useAppDispatch, useAppSelector, useAppStore } from '../lib/state/hooks';
 import { hideModal, type ModalProps } from '../lib/state/menu-slice';
 
 /** What every modal body receives. */
 export interface ModalBodyProps {
   /** The props given to showModal({ id, props }). */
   props: ModalProps;
-  /** Closes the modal. */
+  /**
+   * Closes the modal, the same way as its × button, Escape or a click outside: the handler given
+   * to useOnModalClose runs first.
+   */
   close: () => void;
 }
 
@@ -16,6 +29,24 @@ export type ModalBody = ComponentType<ModalBodyProps> | LazyExoticComponent<Comp
 
 /** Which body renders for which modal id; the app composes it (app/modal-bodies.ts). */
 export type ModalBodies = Partial<Record<ModalId, ModalBody>>;
+
+type RegisterCloseHandler = (handler: () => void) => () => void;
+
+const ModalCloseContext = createContext<RegisterCloseHandler | null>(null);
+
+/**
+ * Runs `handler` once each time the modal around this body is closed, whichever way: the body's
+ * `close`, the × button, Escape or a click outside. The body's own state says what the closing
+ * means (a change left unmade, say). Outside a modal it does nothing.
+ */
+export function useOnModalClose(handler: () => void): void {
+  const register = useContext(ModalCloseContext);
+  const latest = useRef(handler);
+  useEffect(() => {
+    latest.current = handler;
+  });
+  useEffect(() => register?.(() => latest.current()), [register]);
+}
 
 /**
  * Focuses the body's `data-autofocus` field once the body is on screen. The kit does so when the
@@ -38,9 +69,23 @@ function AutoFocusOnLoad({ children }: { children: ReactNode }) {
  */
 export function ModalHost({ bodies }: { bodies: ModalBodies }) {
   const dispatch = useAppDispatch();
+  const store = useAppStore();
   const { open, id, props } = useAppSelector((s) => s.menu.modal);
   const Body = id ? bodies[id] : undefined;
-  const close = () => dispatch(hideModal());
+  const onClose = useRef<(() => void) | null>(null);
+  const register = useCallback<RegisterCloseHandler>((handler) => {
+    onClose.current = handler;
+    return () => {
+      if (onClose.current === handler) onClose.current = null;
+    };
+  }, []);
+  // The store, not this render's `open`: Cancel and then × (or two quick Escapes) during the
+  // closing transition both reach here before a re-render, and only the first one closes.
+  const close = useCallback(() => {
+    if (!store.getState().menu.modal.open) return;
+    onClose.current?.();
+    dispatch(hideModal());
+  }, [store, dispatch]);
   // Mounted closed from the start, not only once a modal is asked for: the kit notes the element
   // that had focus when `opened` turns true and gives focus back to it on close, which a modal
   // mounted already open would skip (the button that opened it would lose focus to the page).
@@ -64,9 +109,11 @@ export function ModalHost({ bodies }: { bodies: ModalBodies }) {
             </Center>
           }
         >
-          <AutoFocusOnLoad key={id}>
-            <Body props={props} close={close} />
-          </AutoFocusOnLoad>
+          <ModalCloseContext value={register}>
+            <AutoFocusOnLoad key={id}>
+              <Body props={props} close={close} />
+            </AutoFocusOnLoad>
+          </ModalCloseContext>
         </Suspense>
       ) : null}
     </Modal>

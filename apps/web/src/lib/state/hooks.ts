@@ -1,5 +1,5 @@
-import { useDispatch, useSelector } from 'react-redux';
-import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
+import { useDispatch, useSelector, useStore } from 'react-redux';
+import type { Store, ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import type { UserState } from './user-slice';
 import type { BillingState } from './billing-slice';
 import type { LicenseState } from './license-slice';
@@ -20,3 +20,5 @@ export type AppDispatch = ThunkDispatch<ClientState, unknown, UnknownAction>;
 
 export const useAppSelector = useSelector.withTypes<ClientState>();
 export const useAppDispatch = useDispatch.withTypes<AppDispatch>();
+/** The store itself, for a handler that must read the state as it is now rather than as last rendered. */
+export const useAppStore = useStore.withTypes<Store<ClientState, UnknownAction> & { dispatch: AppDispatch }>();

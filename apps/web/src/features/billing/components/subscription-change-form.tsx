@@ -1,8 +1,9 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Alert, Button, Group, Loader, Stack, TextInput } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { CONFIRM_PHRASE, TEXT } from '@portal/contract';
 import { ErrorDisplay } from '../../../components/error-display';
+import { useOnModalClose } from '../../../components/modal-host';
 import { track, type AnalyticsProps } from '../../../lib/analytics';
 import { reloadPage } from '../reload-page';
 
@@ -32,8 +33,9 @@ export interface SubscriptionChangeFormProps {
 
 /**
  * What the four subscription modals share: the warning, the 'I confirm' field, Cancel and Submit.
- * Cancel records 'subscription_change_cancelled'; a success records 'subscription_changed' and
- * reloads the page; a failure shows the error display inside the modal.
+ * Closing the modal without making the change (Cancel, ×, Escape, a click outside) records
+ * 'subscription_change_cancelled' once; a success records 'subscription_changed' and reloads the
+ * page; a failure shows the error display inside the modal.
  */
 export function SubscriptionChangeForm({
   type,
@@ -50,6 +52,8 @@ export function SubscriptionChangeForm({
   const [attempted, setAttempted] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  // A ref, not state: the close handler may run in the same tick as the submit began.
+  const changeSent = useRef(false);
   const confirmError = attempted && !confirmPhraseOk(confirm) ? TEXT.confirmRequired : null;
 
   const onSubmit = async (event: FormEvent) => {
@@ -60,8 +64,10 @@ export function SubscriptionChangeForm({
     if (!fieldsOk || !confirmPhraseOk(confirm)) return;
     setError(null);
     setSubmitting(true);
+    changeSent.current = true;
     const result = await submit();
     if (result.error !== undefined) {
+      changeSent.current = false;
       setError(result.error);
       setSubmitting(false);
       return;
@@ -71,10 +77,11 @@ export function SubscriptionChangeForm({
     reloadPage();
   };
 
-  const onCancel = () => {
-    track('subscription_change_cancelled', { type, stripe_subscription_id: stripeId });
-    close();
-  };
+  // The host runs this however the modal closes, Cancel included. Closed while the change is on
+  // its way or made (the reload is pending), the change was not cancelled.
+  useOnModalClose(() => {
+    if (!changeSent.current) track('subscription_change_cancelled', { type, stripe_subscription_id: stripeId });
+  });
 
   return (
     <form onSubmit={onSubmit} noValidate>
@@ -99,7 +106,7 @@ export function SubscriptionChangeForm({
         />
         <ErrorDisplay error={error} />
         <Group justify="flex-end" gap="sm" mt="xs">
-          <Button variant="default" onClick={onCancel} disabled={submitting}>
+          <Button variant="default" onClick={close} disabled={submitting}>
             Cancel
           </Button>
           <Button

@@ -203,6 +203,99 @@ describe('subscription modals', () => {
     });
   });
 
+  describe('closing a change without making it', () => {
+    const cancelled = (type: string) => [
+      {
+        type: 'capture',
+        event: 'subscription_change_cancelled',
+        properties: { type, stripe_subscription_id: 'sub_123' },
+      },
+    ];
+
+    it.each([
+      ['ChangeQuantityModal', 'quantity'],
+      ['UpdateBillingPeriodModal', 'billing_period'],
+      ['CancelSubscriptionModal', 'cancel'],
+      ['ReactivateSubscriptionModal', 'reactivate'],
+    ] as const)("the close button of %s records 'subscription_change_cancelled' once", async (id, type) => {
+      const { store } = open(id);
+      const dialog = await screen.findByRole('dialog', { name: MODAL_TITLES[id] });
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+      expect(store.getState().menu.modal.open).toBe(false);
+      expect(captures()).toEqual(cancelled(type));
+    });
+
+    it("Escape records 'subscription_change_cancelled' once", async () => {
+      const { store } = open('UpdateBillingPeriodModal');
+      const dialog = await screen.findByRole('dialog');
+      await userEvent.click(within(dialog).getByLabelText(/Confirmation/));
+      await userEvent.keyboard('{Escape}');
+      expect(store.getState().menu.modal.open).toBe(false);
+      // A second Escape while the modal fades out closes nothing more.
+      await userEvent.keyboard('{Escape}');
+      expect(captures()).toEqual(cancelled('billing_period'));
+    });
+
+    it('Cancel, then the close button during the closing transition, records it once', async () => {
+      open('CancelSubscriptionModal');
+      const dialog = await screen.findByRole('dialog');
+      const close = within(dialog).getByRole('button', { name: 'Close' });
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      await userEvent.click(close);
+      expect(captures()).toEqual(cancelled('cancel'));
+    });
+
+    it('records nothing when the modal is closed after a successful change', async () => {
+      const { store } = open('ReactivateSubscriptionModal', {
+        'POST /api/billing/subscriptions/sub_123/reactivate': { status: 200, body: { subscription: sub } },
+      });
+      const dialog = await screen.findByRole('dialog');
+      await userEvent.type(within(dialog).getByLabelText(/Confirmation/), 'I confirm');
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Submit' }));
+      await waitFor(() => expect(reloadPage).toHaveBeenCalled());
+      // The reload is stubbed here, so the modal is still on screen: close it.
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+      expect(store.getState().menu.modal.open).toBe(false);
+      expect(captures().map((c) => c.event)).toEqual(['subscription_changed']);
+    });
+
+    it('records nothing when the modal is closed while the change is being made', async () => {
+      let release: () => void = () => {};
+      const held = new Promise<void>((r) => (release = r));
+      open('CancelSubscriptionModal');
+      vi.stubGlobal('fetch', async () => {
+        await held;
+        return new Response(JSON.stringify({ subscription: { ...sub, cancelAtPeriodEnd: true } }), {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        });
+      });
+      const dialog = await screen.findByRole('dialog');
+      await userEvent.type(within(dialog).getByLabelText(/Confirmation/), 'I confirm');
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Submit' }));
+      await within(dialog).findByRole('button', { name: TEXT.submitting });
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+      release();
+      await waitFor(() => expect(reloadPage).toHaveBeenCalled());
+      expect(captures().map((c) => c.event)).toEqual(['subscription_changed']);
+    });
+
+    it('records the cancellation when the modal is closed after a failed change', async () => {
+      open('CancelSubscriptionModal', {
+        'DELETE /api/billing/subscriptions/sub_123/': {
+          status: 502,
+          body: { message: 'The payment provider did not answer.', code: 'PROVIDER_ERROR' },
+        },
+      });
+      const dialog = await screen.findByRole('dialog');
+      await userEvent.type(within(dialog).getByLabelText(/Confirmation/), 'I confirm');
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Submit' }));
+      expect(await within(dialog).findByRole('alert')).toHaveTextContent('Error: The payment provider did not answer.');
+      await userEvent.keyboard('{Escape}');
+      expect(captures()).toEqual(cancelled('cancel'));
+    });
+  });
+
   describe('Update Billing Period', () => {
     it('switches monthly to yearly with the saving and the charge shown first', async () => {
       const { fetch } = open('UpdateBillingPeriodModal', {

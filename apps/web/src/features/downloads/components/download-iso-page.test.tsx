@@ -37,7 +37,11 @@ describe('DownloadIsoPage', () => {
     const first = link(1, 50 * 60_000);
     renderPage({ 'GET /api/products/pce/download': { status: 200, body: first } });
     expect(await screen.findByText('Version 2.4.0')).toBeInTheDocument();
-    expect(screen.getByText('1.3 GB')).toBeInTheDocument();
+    // The size in full is written out, not in a tooltip that only a focusable span would show.
+    const size = screen.getByText('1.3 GB');
+    expect(size).toHaveTextContent(`1.3 GB (${new Intl.NumberFormat().format(1_288_490_189)} bytes)`);
+    expect(size).not.toHaveAttribute('tabindex');
+    expect(size.querySelector('[tabindex]')).toBeNull();
     expect(screen.getByTestId('sha256')).toHaveTextContent(SHA);
     expect(screen.getByText(/in 50 minutes/)).toBeInTheDocument();
     const download = screen.getByRole('link', { name: /Download ISO \(1\.3 GB\)/ });
@@ -86,6 +90,35 @@ describe('DownloadIsoPage', () => {
       timeout: 3000,
     });
     expect(fetch.calls.filter((c) => c.path.endsWith('refresh=true'))).toHaveLength(1);
+    const download = screen.getByRole('link', { name: /Download ISO/ });
+    expect(download).not.toHaveAttribute('aria-disabled');
+    expect(download).not.toHaveAttribute('tabindex');
+  });
+
+  it('disables the download link while the link is expired: no address, no tab stop, announced as disabled', async () => {
+    const user = userEvent.setup();
+    const expired = link(1, -60_000);
+    // The new link is late: the page waits on it with the old one expired.
+    renderPage({
+      'GET /api/products/pce/download': { status: 200, body: expired },
+      'GET /api/products/pce/download?refresh=true': { status: 200, body: link(2, -30_000) },
+    });
+    expect(await screen.findByText(/Expired, getting a new link/)).toBeInTheDocument();
+    const download = screen.getByRole('link', { name: /Download ISO/ });
+    expect(download).toHaveAttribute('aria-disabled', 'true');
+    expect(download).toHaveAttribute('tabindex', '-1');
+    expect(download).toHaveAttribute('data-disabled');
+    expect(download).not.toHaveAttribute('href');
+    expect(download).not.toHaveAttribute('download');
+    // Tab from the top of the page to 'New link', the next control: the download link is not a stop.
+    const newLink = screen.getByRole('button', { name: 'New link' });
+    const stops: Element[] = [];
+    for (let i = 0; i < 10 && document.activeElement !== newLink; i += 1) {
+      await user.tab();
+      stops.push(document.activeElement!);
+    }
+    expect(newLink).toHaveFocus();
+    expect(stops).not.toContain(download);
   });
 
   it('says so when no release is available yet', async () => {

@@ -13,7 +13,6 @@ import {
   Text,
   ThemeIcon,
   Title,
-  Tooltip,
   useMatches,
 } from '@mantine/core';
 import { IconDisc, IconDownload, IconExternalLink, IconRefresh, IconTerminal2 } from '@tabler/icons-react';
@@ -154,11 +153,13 @@ function DownloadDetails({ info, renewing, renewError, onNewLink }: DownloadDeta
             <DataList.Item>
               <DataList.ItemLabel>Size</DataList.ItemLabel>
               <DataList.ItemValue>
-                <Tooltip label={`${new Intl.NumberFormat().format(info.size)} bytes`}>
-                  <Text size="sm" span tabIndex={0}>
-                    {formatBytes(info.size)}
+                {/* The exact size is written out: a tooltip would need a focusable span to reach keyboards. */}
+                <Text size="sm">
+                  {formatBytes(info.size)}{' '}
+                  <Text span c="dimmed" inherit>
+                    ({new Intl.NumberFormat().format(info.size)} bytes)
                   </Text>
-                </Tooltip>
+                </Text>
               </DataList.ItemValue>
             </DataList.Item>
             <DataList.Item>
@@ -187,13 +188,15 @@ function DownloadDetails({ info, renewing, renewError, onNewLink }: DownloadDeta
 
           <Stack gap="xs">
             <Group gap="sm">
+              {/* `disabled` means nothing on a link: an expired one loses its address and its tab stop,
+                  keeps the link role for screen readers ('dimmed'), and looks disabled. */}
               <Button
                 component="a"
-                href={info.url}
-                download={info.filename}
                 size="md"
                 leftSection={<IconDownload size={18} />}
-                disabled={expired}
+                {...(expired
+                  ? { role: 'link', 'aria-disabled': true, tabIndex: -1, 'data-disabled': true }
+                  : { href: info.url, download: info.filename })}
               >
                 Download ISO ({formatBytes(info.size)})
               </Button>
