@@ -7,6 +7,10 @@ import { inject } from 'vitest';
 export const baseUrl = inject('baseUrl');
 export const dataDir = inject('dataDir');
 
+/** The portal a browser talks to: the shared one of global-setup unless a test starts its own. */
+export type Target = { baseUrl: string; dataDir: string };
+const shared: Target = { baseUrl, dataDir };
+
 const ARGS = [
   '--headless',
   '--no-sandbox',
@@ -21,13 +25,13 @@ const ARGS = [
 export type Browser = { context: BrowserContext; page: Page; close: () => Promise<void> };
 
 /** A fresh Chromium profile (no cookies) with one page at the given viewport. */
-export async function openBrowser(viewport = { width: 1280, height: 800 }): Promise<Browser> {
+export async function openBrowser(viewport = { width: 1280, height: 800 }, target: Target = shared): Promise<Browser> {
   const profile = mkdtempSync(path.join(tmpdir(), 'portal-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
     args: ARGS,
     viewport,
-    baseURL: baseUrl,
+    baseURL: target.baseUrl,
     locale: 'en-US',
     timezoneId: 'UTC',
   });
@@ -52,16 +56,25 @@ function decodeQuotedPrintable(s: string): string {
   return s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 }
 
-/** The newest sign-in link e-mailed to `email`, read from the real outbox folder ($DATA_DIR/outbox). */
-export async function latestSignInLink(email: string, timeoutMs = 10_000): Promise<string> {
-  const dir = path.join(dataDir, 'outbox');
-  const deadline = Date.now() + timeoutMs;
+/**
+ * The newest sign-in link e-mailed to `email`, read from the real outbox folder ($DATA_DIR/outbox).
+ * With `since` (a Date.now() taken before the request), only an e-mail written after it counts, so
+ * an earlier link to the same address is never taken for the new one.
+ */
+export async function latestSignInLink(
+  email: string,
+  opts: { timeoutMs?: number; since?: number; target?: Target } = {},
+): Promise<string> {
+  const dir = path.join((opts.target ?? shared).dataDir, 'outbox');
+  const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
   const needle = email.toLowerCase().replace(/[^a-z0-9@._-]/g, '_');
+  // File times come from a coarse kernel clock that may lag Date.now() by a few milliseconds.
+  const newerThan = opts.since === undefined ? -Infinity : opts.since - 50;
   for (;;) {
     let files: string[] = [];
     try {
       files = readdirSync(dir)
-        .filter((f) => f.endsWith('.eml') && f.includes(needle))
+        .filter((f) => f.endsWith('.eml') && f.includes(needle) && statSync(path.join(dir, f)).mtimeMs >= newerThan)
         .sort((a, b) => statSync(path.join(dir, b)).mtimeMs - statSync(path.join(dir, a)).mtimeMs || b.localeCompare(a));
     } catch {
       // the outbox folder appears with the first e-mail
@@ -80,18 +93,24 @@ export async function latestSignInLink(email: string, timeoutMs = 10_000): Promi
  * Signs in through the API from inside the page's context (same cookies as the browser) and, unless
  * told otherwise, completes onboarding. Faster than the UI flow for tests about other pages.
  */
-export async function signInByApi(page: Page, email: string, opts: { onboard?: boolean; fname?: string; lname?: string } = {}) {
+export async function signInByApi(
+  page: Page,
+  email: string,
+  opts: { onboard?: boolean; fname?: string; lname?: string; target?: Target } = {},
+) {
+  const target = opts.target ?? shared;
   const req = page.context().request;
-  const sent = await req.post(`${baseUrl}/api/auth/link`, { data: { email }, headers: { origin: baseUrl } });
+  const since = Date.now();
+  const sent = await req.post(`${target.baseUrl}/api/auth/link`, { data: { email }, headers: { origin: target.baseUrl } });
   if (sent.status() !== 202) throw new Error(`link request failed: ${sent.status()}`);
-  const link = new URL(await latestSignInLink(email));
+  const link = new URL(await latestSignInLink(email, { since, target }));
   const id = link.searchParams.get('link');
-  const redeemed = await req.get(`${baseUrl}/api/auth/link/${id}`);
+  const redeemed = await req.get(`${target.baseUrl}/api/auth/link/${id}`);
   if (redeemed.status() !== 200) throw new Error(`link redemption failed: ${redeemed.status()}`);
   if (opts.onboard !== false) {
-    const ob = await req.post(`${baseUrl}/api/users/onboarding`, {
+    const ob = await req.post(`${target.baseUrl}/api/users/onboarding`, {
       data: { fname: opts.fname ?? 'Test', lname: opts.lname ?? 'User' },
-      headers: { origin: baseUrl },
+      headers: { origin: target.baseUrl },
     });
     if (ob.status() !== 200) throw new Error(`onboarding failed: ${ob.status()}`);
   }

@@ -417,7 +417,10 @@ describe('BillingPage', () => {
       answers['GET /api/billing/subscriptions/'] = { status: 200, body: { items: [] } };
       await userEvent.click(await screen.findByRole('button', { name: 'Subscribe' }));
       answers['GET /api/billing/subscriptions/'] = { status: 200, body: { items: [incomplete] } };
-      await userEvent.click(await screen.findByRole('button', { name: 'Confirm payment' }));
+      expect(await screen.findByRole('button', { name: 'Confirm payment' })).toBeInTheDocument();
+      // No second purchase while the first one waits for the bank.
+      expect(screen.queryByRole('button', { name: 'Subscribe' })).not.toBeInTheDocument();
+      await userEvent.click(screen.getByRole('button', { name: 'Confirm payment' }));
       answers['GET /api/billing/subscriptions/'] = { status: 200, body: { items: [sub] } };
       const confirm = await waitFor(() => fetch.calls.find((c) => c.path === '/v1/payment_intents/pi_7/confirm')!);
       const form = new URLSearchParams(confirm.body!);

@@ -99,6 +99,9 @@ export function CheckoutCard({ methods, methodsLoading, variant, onSubscribed }:
         return;
       }
       setPending(null);
+      setQuantity(1);
+      setShowErrors(false);
+      if (variant === 'another') setExpanded(false);
       dispatch(api.util.invalidateTags(['Billing', 'Licenses']));
       notifications.show({
         color: 'green',
@@ -330,9 +333,12 @@ export function CheckoutCard({ methods, methodsLoading, variant, onSubscribed }:
                 </Alert>
               ) : null}
               <ErrorDisplay error={error} />
-              <Button type="submit" size="md" loading={isLoading} disabled={cards.length === 0 || methodsLoading}>
-                Subscribe
-              </Button>
+              {/* Until the pending payment is confirmed, a second Subscribe would buy a second subscription. */}
+              {pending ? null : (
+                <Button type="submit" size="md" loading={isLoading} disabled={cards.length === 0 || methodsLoading}>
+                  Subscribe
+                </Button>
+              )}
             </>
           )}
         </Stack>

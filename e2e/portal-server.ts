@@ -1,0 +1,93 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export type Portal = { baseUrl: string; dataDir: string; stop: () => Promise<void> };
+
+/**
+ * Starts the real server (production build of the web app) in its own process: its own DATA_DIR,
+ * a free port, and a new PostgreSQL database instead of PGlite when TEST_DATABASE_URL is set.
+ * `env` adds to or overrides the embedded defaults (for example Stripe's settings).
+ */
+export async function startPortal(env: Record<string, string> = {}): Promise<Portal> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-e2e-'));
+  const port = await freePort();
+  const baseUrl = `http://localhost:${port}`;
+  let dbName: string | undefined;
+  let databaseUrl: string | undefined;
+  if (process.env.TEST_DATABASE_URL) {
+    dbName = `portal_e2e_${randomBytes(5).toString('hex')}`;
+    const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await c.connect();
+    await c.query(`create database ${dbName}`);
+    await c.end();
+    const u = new URL(process.env.TEST_DATABASE_URL);
+    u.pathname = `/${dbName}`;
+    databaseUrl = u.toString();
+  }
+  const all: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: baseUrl,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_AUTH: '0',
+    RATE_LIMIT_LINK_PER_ADDRESS: '0',
+    RATE_LIMIT_LICENSE: '0',
+    DOCS_URL: 'https://docs.example.com',
+    // The demo ISO is the default only on the embedded database; the download tests need it on PostgreSQL too.
+    DEMO_RELEASE: 'true',
+    ...env,
+  };
+  delete all.DATABASE_URL;
+  if (databaseUrl) all.DATABASE_URL = databaseUrl;
+  const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/server.ts')], {
+    cwd: root,
+    env: all,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('server did not start within 60 s')), 60_000);
+    server.on('message', (m: { ready?: boolean }) => {
+      if (m.ready) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    server.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  return {
+    baseUrl,
+    dataDir,
+    stop: async () => {
+      server.kill('SIGTERM');
+      await new Promise((r) => server.once('exit', r));
+      rmSync(dataDir, { recursive: true, force: true });
+      if (dbName) {
+        const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+        await c.connect();
+        await c.query(`drop database if exists ${dbName} with (force)`);
+        await c.end();
+      }
+    },
+  };
+}
