@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
+import { AxeBuilder } from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { startStripeWireServer, type StripeWireServer, type WireEvent } from '../apps/server/test/stripe-wire-server';
 import { installStripeJsStandIn } from '../apps/web/src/test/stripe-js-stand-in';
 import { openBrowser, screenshot, signInByApi, uniqueEmail, type Browser, type Target } from './fixtures';
@@ -92,6 +93,23 @@ afterAll(async () => {
   await wire?.close();
 });
 
+/** axe-core (WCAG 2.0–2.2 A and AA) on the page as it is, once transitions have ended: the rule ids found. */
+async function axeViolations(page: Page): Promise<string[]> {
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () =>
+          document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity)
+            .length,
+      ),
+    )
+    .toBe(0);
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
 async function addCard(number: string) {
   const { page } = b;
   await page.getByRole('button', { name: 'Add card', exact: true }).click();
@@ -112,6 +130,7 @@ describe('billing on Stripe, with Stripe.js', () => {
     await page.goto('/app/billing');
     const dialog = await addCard('4242 4242 4242 4242');
     await screenshot(page, 'billing-stripe-add-card');
+    expect(await axeViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Save card' }).click();
     await expect.poll(() => page.getByText('Card added').count()).toBeGreaterThan(0);
     await expect.poll(() => dialog.count()).toBe(0);
@@ -162,6 +181,8 @@ describe('billing on Stripe, with Stripe.js', () => {
     const prompt = page.getByRole('note').filter({ hasText: 'Confirm this payment' });
     await expect.poll(() => prompt.count()).toBe(1);
     await screenshot(page, 'billing-stripe-confirm-payment');
+    expect(await page.getByRole('button', { name: 'Subscribe' }).count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
     await prompt.getByRole('button', { name: 'Confirm payment' }).click();
     await expect.poll(() => page.getByText('Payment confirmed').count()).toBeGreaterThan(0);
     // The page polls until Stripe's invoice.paid webhook has made it active and issued its license.
