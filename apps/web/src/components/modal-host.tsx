@@ -5,6 +5,7 @@ import {
   useContext,
   useEffect,
   useRef,
+  useState,
   type ComponentType,
   type LazyExoticComponent,
   type ReactNode,
@@ -48,6 +49,20 @@ export function useOnModalClose(handler: () => void): void {
   useEffect(() => register?.(() => latest.current()), [register]);
 }
 
+const ModalBusyContext = createContext<((busy: boolean) => void) | null>(null);
+
+/**
+ * While `busy` (a change being submitted), the modal cannot be closed by ×, Escape or a click
+ * outside: the customer stays to see how it ended, an error included.
+ */
+export function useModalBusy(busy: boolean): void {
+  const setBusy = useContext(ModalBusyContext);
+  useEffect(() => {
+    setBusy?.(busy);
+    return () => setBusy?.(false);
+  }, [setBusy, busy]);
+}
+
 /**
  * Focuses the body's `data-autofocus` field once the body is on screen. The kit does so when the
  * modal opens, but a body still loading then has no such field yet, and focus would stay on the
@@ -73,6 +88,12 @@ export function ModalHost({ bodies }: { bodies: ModalBodies }) {
   const { open, id, props } = useAppSelector((s) => s.menu.modal);
   const Body = id ? bodies[id] : undefined;
   const onClose = useRef<(() => void) | null>(null);
+  const [busy, setBusy] = useState(false);
+  const busyRef = useRef(false);
+  const markBusy = useCallback((value: boolean) => {
+    busyRef.current = value;
+    setBusy(value);
+  }, []);
   const register = useCallback<RegisterCloseHandler>((handler) => {
     onClose.current = handler;
     return () => {
@@ -82,7 +103,7 @@ export function ModalHost({ bodies }: { bodies: ModalBodies }) {
   // The store, not this render's `open`: Cancel and then × (or two quick Escapes) during the
   // closing transition both reach here before a re-render, and only the first one closes.
   const close = useCallback(() => {
-    if (!store.getState().menu.modal.open) return;
+    if (!store.getState().menu.modal.open || busyRef.current) return;
     onClose.current?.();
     dispatch(hideModal());
   }, [store, dispatch]);
@@ -93,6 +114,9 @@ export function ModalHost({ bodies }: { bodies: ModalBodies }) {
     <Modal
       opened={open && Body !== undefined}
       onClose={close}
+      closeOnEscape={!busy}
+      closeOnClickOutside={!busy}
+      closeButtonProps={{ 'aria-label': 'Close', disabled: busy }}
       title={id ? MODAL_TITLES[id] : undefined}
       centered
       radius="lg"
@@ -110,9 +134,11 @@ export function ModalHost({ bodies }: { bodies: ModalBodies }) {
           }
         >
           <ModalCloseContext value={register}>
-            <AutoFocusOnLoad key={id}>
-              <Body props={props} close={close} />
-            </AutoFocusOnLoad>
+            <ModalBusyContext value={markBusy}>
+              <AutoFocusOnLoad key={id}>
+                <Body props={props} close={close} />
+              </AutoFocusOnLoad>
+            </ModalBusyContext>
           </ModalCloseContext>
         </Suspense>
       ) : null}

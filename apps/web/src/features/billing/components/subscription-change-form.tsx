@@ -3,7 +3,7 @@ import { Alert, Button, Group, Loader, Stack, TextInput } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { CONFIRM_PHRASE, TEXT } from '@portal/contract';
 import { ErrorDisplay } from '../../../components/error-display';
-import { useOnModalClose } from '../../../components/modal-host';
+import { useModalBusy, useOnModalClose } from '../../../components/modal-host';
 import { track, type AnalyticsProps } from '../../../lib/analytics';
 import { reloadPage } from '../reload-page';
 
@@ -77,8 +77,11 @@ export function SubscriptionChangeForm({
     reloadPage();
   };
 
-  // The host runs this however the modal closes, Cancel included. Closed while the change is on
-  // its way or made (the reload is pending), the change was not cancelled.
+  // While the change is on its way the modal stays open (×, Escape and a click outside do nothing),
+  // so an error is seen.
+  useModalBusy(submitting);
+  // The host runs this however the modal closes, Cancel included. Closed once the change is made
+  // (the reload is pending), the change was not cancelled.
   useOnModalClose(() => {
     if (!changeSent.current) track('subscription_change_cancelled', { type, stripe_subscription_id: stripeId });
   });

@@ -245,7 +245,7 @@ describe('subscription modals', () => {
       expect(captures()).toEqual(cancelled('cancel'));
     });
 
-    it('records nothing when the modal is closed after a successful change', async () => {
+    it('stays open and records no cancellation after a successful change (the page reloads)', async () => {
       const { store } = open('ReactivateSubscriptionModal', {
         'POST /api/billing/subscriptions/sub_123/reactivate': { status: 200, body: { subscription: sub } },
       });
@@ -253,20 +253,21 @@ describe('subscription modals', () => {
       await userEvent.type(within(dialog).getByLabelText(/Confirmation/), 'I confirm');
       await userEvent.click(within(dialog).getByRole('button', { name: 'Submit' }));
       await waitFor(() => expect(reloadPage).toHaveBeenCalled());
-      // The reload is stubbed here, so the modal is still on screen: close it.
-      await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
-      expect(store.getState().menu.modal.open).toBe(false);
+      // The reload is stubbed here, so the modal is still on screen, busy until the page goes.
+      expect(within(dialog).getByRole('button', { name: 'Close' })).toBeDisabled();
+      await userEvent.keyboard('{Escape}');
+      expect(store.getState().menu.modal.open).toBe(true);
       expect(captures().map((c) => c.event)).toEqual(['subscription_changed']);
     });
 
-    it('records nothing when the modal is closed while the change is being made', async () => {
+    it('cannot be closed while the change is being made, so its outcome is seen (and nothing is recorded as cancelled)', async () => {
       let release: () => void = () => {};
       const held = new Promise<void>((r) => (release = r));
-      open('CancelSubscriptionModal');
+      const { store } = open('CancelSubscriptionModal');
       vi.stubGlobal('fetch', async () => {
         await held;
-        return new Response(JSON.stringify({ subscription: { ...sub, cancelAtPeriodEnd: true } }), {
-          status: 200,
+        return new Response(JSON.stringify({ message: 'The payment provider did not answer.', code: 'PROVIDER_ERROR' }), {
+          status: 502,
           headers: { 'content-type': 'application/json' },
         });
       });
@@ -274,10 +275,16 @@ describe('subscription modals', () => {
       await userEvent.type(within(dialog).getByLabelText(/Confirmation/), 'I confirm');
       await userEvent.click(within(dialog).getByRole('button', { name: 'Submit' }));
       await within(dialog).findByRole('button', { name: TEXT.submitting });
-      await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+      expect(within(dialog).getByRole('button', { name: 'Close' })).toBeDisabled();
+      await userEvent.keyboard('{Escape}');
+      expect(store.getState().menu.modal.open).toBe(true);
       release();
-      await waitFor(() => expect(reloadPage).toHaveBeenCalled());
-      expect(captures().map((c) => c.event)).toEqual(['subscription_changed']);
+      expect(await within(dialog).findByRole('alert')).toHaveTextContent('Error: The payment provider did not answer.');
+      expect(captures()).toEqual([]);
+      // Once the answer is in, it closes again as usual.
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+      expect(store.getState().menu.modal.open).toBe(false);
+      expect(captures()).toEqual(cancelled('cancel'));
     });
 
     it('records the cancellation when the modal is closed after a failed change', async () => {
