@@ -57,11 +57,18 @@ export async function webBench() {
     let secret: string | undefined;
     for (let i = 0; i < 50 && !secret; i++) {
       const file = readdirSync(outbox, { withFileTypes: true }).find((f) => f.name.endsWith('.eml'));
-      const raw = file ? readFileSync(path.join(outbox, file.name), 'utf8').replace(/=\r?\n/g, '') : '';
+      // Quoted-printable: soft line breaks and escapes (the link's `=` is written `=3D`).
+      const raw = file
+        ? readFileSync(path.join(outbox, file.name), 'utf8')
+            .replace(/=\r?\n/g, '')
+            .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+        : '';
       secret = raw.match(/link=([A-Za-z0-9_-]{43})/)?.[1];
       if (!secret) await new Promise((r) => setTimeout(r, 100));
     }
-    await context.request.get(`${portal.url}/api/auth/link/${secret}`);
+    const redeemed = await context.request.get(`${portal.url}/api/auth/link/${secret}`);
+    // Without a session the page below would be the sign-in page, measured under the shell's name.
+    if (!redeemed.ok()) throw new Error(`bench sign-in failed: ${redeemed.status()} ${await redeemed.text()}`);
     await context.request.post(`${portal.url}/api/users/onboarding`, { data: { fname: 'Bench', lname: 'User' }, headers: { origin: portal.url } });
     const fresh = await context.newPage();
     const shell = await measure(fresh, `${portal.url}/app/dashboard`, () => fresh.getByRole('heading', { level: 1 }).waitFor());

@@ -1,12 +1,12 @@
-import { StrictMode } from 'react';
+import { StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import '@mantine/core/styles.css';
 import '@mantine/nprogress/styles.css';
 import './app/global.css';
 import { Providers } from './app/providers';
 import { RouterProgress } from './app/router-progress';
-import { routes } from './app/router';
+import { AppRoutes, preloadRoutes } from './app/router';
 import { makeStore } from './app/store';
 import { api } from './lib/api';
 import { loadSession } from './features/auth/session';
@@ -16,13 +16,22 @@ const store = makeStore();
 void store.dispatch(loadSession());
 void store.dispatch(api.endpoints.getConfig.initiate());
 
-const router = createBrowserRouter(routes);
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Providers store={store}>
-      <RouterProgress router={router} />
-      <RouterProvider router={router} />
-    </Providers>
-  </StrictMode>,
+const root = createRoot(document.getElementById('root')!);
+const render = (routes: ReactNode) =>
+  root.render(
+    <StrictMode>
+      <Providers store={store}>
+        <RouterProgress />
+        {routes}
+      </Providers>
+    </StrictMode>,
+  );
+// The progress bar alone until the code of the first screen is here, then that screen at once.
+render(null);
+void preloadRoutes(window.location).then(() =>
+  render(
+    <BrowserRouter>
+      <AppRoutes />
+    </BrowserRouter>,
+  ),
 );

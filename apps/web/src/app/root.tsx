@@ -1,8 +1,9 @@
-import { useEffect } from 'react';
-import { Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { Suspense, useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router';
 import { trackPageView } from '../lib/analytics';
 import { useGetConfigQuery } from '../lib/api';
 import { useAppSelector } from '../lib/state/hooks';
+import { ScrollRestoration } from './scroll-restoration';
 
 const PUBLIC_TITLES: Record<string, string> = {
   '/login': 'Sign in',
@@ -10,7 +11,11 @@ const PUBLIC_TITLES: Record<string, string> = {
   '/onboarding': 'Welcome',
 };
 
-/** The root route: one page view per route change, and the document title. */
+/**
+ * The root route: one page view per route change, the document title, and scrolling. A navigation
+ * keeps the current screen until the next page's code is here (navigations are transitions), and
+ * the scroll position is set once that page is on screen.
+ */
 export function Root() {
   const location = useLocation();
   const activePage = useAppSelector((s) => s.menu.activePage);
@@ -27,9 +32,9 @@ export function Root() {
   }, [page, brand]);
 
   return (
-    <>
+    <Suspense fallback={null}>
       <Outlet />
       <ScrollRestoration />
-    </>
+    </Suspense>
   );
 }

@@ -1,7 +1,29 @@
-import { screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter, useLocation, type Location } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ada, fakeFetch, renderRoutes, userState } from '../test/render';
-import { routes } from './router';
+import type { ClientState } from '../lib/state/hooks';
+import { ada, fakeFetch, Providers, userState } from '../test/render';
+import { AppRoutes, preloadRoutes } from './router';
+import { makeStore } from './store';
+
+/** The app's routes as main.tsx renders them, at `path`; `location()` is where the router is now. */
+async function renderApp(path: string, preloaded: Partial<ClientState>) {
+  await preloadRoutes(path);
+  let current: Location | undefined;
+  function Probe() {
+    current = useLocation();
+    return null;
+  }
+  render(
+    <Providers store={makeStore(preloaded)}>
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+        <Probe />
+      </MemoryRouter>
+    </Providers>,
+  );
+  return { location: () => current! };
+}
 
 const config = {
   brandName: 'Acme Cloud',
@@ -22,19 +44,19 @@ describe('routes', () => {
   });
 
   it.each(['/', '/nope', '/app/access-control', '/login/extra'])('sends a guest from %s to /login', async (path) => {
-    const { router } = renderRoutes(routes, { path, preloaded: userState(null) });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    const { location } = await renderApp(path, userState(null));
+    await waitFor(() => expect(location().pathname).toBe('/login'));
     expect(await screen.findByRole('button', { name: 'Send sign-in link' })).toBeInTheDocument();
   });
 
   it('sends a guest from a signed-in page to /login?to=<that page>', async () => {
-    const { router } = renderRoutes(routes, { path: '/app/billing', preloaded: userState(null) });
-    await waitFor(() => expect(router.state.location.pathname + router.state.location.search).toBe('/login?to=%2Fapp%2Fbilling'));
+    const { location } = await renderApp('/app/billing', userState(null));
+    await waitFor(() => expect(location().pathname + location().search).toBe('/login?to=%2Fapp%2Fbilling'));
   });
 
   it('lands a signed-in user arriving at / on the dashboard, greeted by name, Home highlighted', async () => {
-    const { router } = renderRoutes(routes, { path: '/', preloaded: userState(ada) });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/app/dashboard'));
+    const { location } = await renderApp('/', userState(ada));
+    await waitFor(() => expect(location().pathname).toBe('/app/dashboard'));
     expect(await screen.findByRole('heading', { level: 1, name: /, Ada$/ })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Home' })).toHaveAttribute('aria-current', 'page');
   });
@@ -46,29 +68,29 @@ describe('routes', () => {
     ['/app/billing', 'Billing'],
     ['/app/profile', 'Profile'],
   ])('renders %s with its title, an empty state and its menu entry highlighted', async (path, title) => {
-    renderRoutes(routes, { path, preloaded: userState(ada) });
+    await renderApp(path, userState(ada));
     expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: title })).toHaveAttribute('aria-current', 'page');
   });
 
   it('keeps a user who is not onboarded on /onboarding', async () => {
-    const { router } = renderRoutes(routes, { path: '/app/licenses', preloaded: userState({ ...ada, onboarded: false }) });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/onboarding'));
+    const { location } = await renderApp('/app/licenses', userState({ ...ada, onboarded: false }));
+    await waitFor(() => expect(location().pathname).toBe('/onboarding'));
     expect(await screen.findByRole('heading', { name: 'Welcome — tell us who you are' })).toBeInTheDocument();
   });
 
   it('sends an onboarded user away from /onboarding', async () => {
-    const { router } = renderRoutes(routes, { path: '/onboarding', preloaded: userState(ada) });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/app/dashboard'));
+    const { location } = await renderApp('/onboarding', userState(ada));
+    await waitFor(() => expect(location().pathname).toBe('/app/dashboard'));
   });
 
   it('sends a guest from /onboarding to sign in first', async () => {
-    const { router } = renderRoutes(routes, { path: '/onboarding', preloaded: userState(null) });
-    await waitFor(() => expect(router.state.location.search).toBe('?to=%2Fonboarding'));
+    const { location } = await renderApp('/onboarding', userState(null));
+    await waitFor(() => expect(location().search).toBe('?to=%2Fonboarding'));
   });
 
   it('records a page view per route', async () => {
-    renderRoutes(routes, { path: '/login', preloaded: userState(null) });
+    await renderApp('/login', userState(null));
     await waitFor(() =>
       expect(window.__analytics).toContainEqual(
         expect.objectContaining({ type: 'capture', event: '$pageview', properties: expect.objectContaining({ path: '/login' }) }),

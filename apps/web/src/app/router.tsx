@@ -1,81 +1,84 @@
 import { DEFAULT_LANDING } from '@portal/contract';
-import { Navigate, type RouteObject } from 'react-router';
+import { matchRoutes, Navigate, useLocation, useRoutes, type Location, type RouteObject } from 'react-router';
+import { lazyPage, type LazyPage } from './lazy-page';
 import { Root } from './root';
 import { PublicLayout } from './layouts/public-layout';
 import { OnboardingGate } from './layouts/onboarding-gate';
+import { RouteErrorBoundary } from './route-error-boundary';
+
+const LoginPage = lazyPage(async () => (await import('../features/auth/components/login-page')).LoginPage);
+const SignUpPage = lazyPage(async () => (await import('../features/auth/components/signup-page')).SignUpPage);
+const OnboardingPage = lazyPage(async () => (await import('../features/onboarding/components/onboarding-page')).OnboardingPage);
+const AppLayout = lazyPage(async () => (await import('./layouts/app-layout')).AppLayout);
+const DashboardPage = lazyPage(async () => (await import('./dashboard/dashboard-page')).DashboardPage);
+const LicensesPage = lazyPage(async () => (await import('../features/licenses/components/licenses-page')).LicensesPage);
+const SupportPage = lazyPage(async () => (await import('../features/support/components/support-page')).SupportPage);
+const DownloadIsoPage = lazyPage(
+  async () => (await import('../features/downloads/components/download-iso-page')).DownloadIsoPage,
+);
+const BillingPage = lazyPage(async () => (await import('../features/billing/components/billing-page')).BillingPage);
+const ProfilePage = lazyPage(async () => (await import('../features/profile/components/profile-page')).ProfilePage);
+
+/** A route whose element is a lazily loaded page; `handle.page` lets AppRoutes start its load early. */
+function lazyRoute(page: LazyPage, route: { path?: string; index?: true; children?: RouteObject[] }): RouteObject {
+  const Page = page;
+  return { ...route, element: <Page />, handle: { page } } as RouteObject;
+}
 
 /**
  * The routes of the specification (section 2). Pages, and the signed-in layout, load lazily:
- * the router keeps the current screen while the next one loads, and the progress bar
- * (router-progress.tsx) shows at the top meanwhile.
+ * the screen stays as it is while the next one loads (navigations are transitions), and the
+ * progress bar (router-progress.tsx) shows at the top meanwhile.
  */
 export const routes: RouteObject[] = [
   {
     element: <Root />,
-    HydrateFallback: () => null,
     children: [
       {
         element: <PublicLayout />,
-        children: [
-          {
-            path: '/login',
-            lazy: async () => ({ Component: (await import('../features/auth/components/login-page')).LoginPage }),
-          },
-          {
-            path: '/signup',
-            lazy: async () => ({ Component: (await import('../features/auth/components/signup-page')).SignUpPage }),
-          },
-        ],
+        children: [lazyRoute(LoginPage, { path: '/login' }), lazyRoute(SignUpPage, { path: '/signup' })],
       },
       {
         path: '/onboarding',
         element: <OnboardingGate />,
-        children: [
-          {
-            index: true,
-            lazy: async () => ({
-              Component: (await import('../features/onboarding/components/onboarding-page')).OnboardingPage,
-            }),
-          },
-        ],
+        children: [lazyRoute(OnboardingPage, { index: true })],
       },
-      {
+      lazyRoute(AppLayout, {
         path: '/app',
-        lazy: async () => ({ Component: (await import('./layouts/app-layout')).AppLayout }),
         children: [
           { index: true, element: <Navigate to={DEFAULT_LANDING} replace /> },
-          {
-            path: 'dashboard',
-            lazy: async () => ({
-              Component: (await import('./dashboard/dashboard-page')).DashboardPage,
-            }),
-          },
-          {
-            path: 'licenses',
-            lazy: async () => ({ Component: (await import('../features/licenses/components/licenses-page')).LicensesPage }),
-          },
-          {
-            path: 'support',
-            lazy: async () => ({ Component: (await import('../features/support/components/support-page')).SupportPage }),
-          },
-          {
-            path: 'download-iso',
-            lazy: async () => ({
-              Component: (await import('../features/downloads/components/download-iso-page')).DownloadIsoPage,
-            }),
-          },
-          {
-            path: 'billing',
-            lazy: async () => ({ Component: (await import('../features/billing/components/billing-page')).BillingPage }),
-          },
-          {
-            path: 'profile',
-            lazy: async () => ({ Component: (await import('../features/profile/components/profile-page')).ProfilePage }),
-          },
+          lazyRoute(DashboardPage, { path: 'dashboard' }),
+          lazyRoute(LicensesPage, { path: 'licenses' }),
+          lazyRoute(SupportPage, { path: 'support' }),
+          lazyRoute(DownloadIsoPage, { path: 'download-iso' }),
+          lazyRoute(BillingPage, { path: 'billing' }),
+          lazyRoute(ProfilePage, { path: 'profile' }),
         ],
-      },
+      }),
       // Any other path, /app/access-control included (a disabled menu entry, not a page).
       { path: '*', element: <Navigate to="/login" replace /> },
     ],
   },
 ];
+
+/**
+ * Starts loading the code of every route `location` matches. Settles once each has loaded or
+ * failed; a failure shows when the page renders (RouteErrorBoundary).
+ */
+export function preloadRoutes(location: string | Partial<Location>): Promise<unknown> {
+  const matches = matchRoutes(routes, location) ?? [];
+  const pages = matches.flatMap((m) => (m.route.handle as { page?: LazyPage } | undefined)?.page ?? []);
+  return Promise.allSettled(pages.map((page) => page.preload()));
+}
+
+/**
+ * The routes in the browser (React Router's declarative mode: docs/decisions/019). The code of
+ * every route the address matches starts loading at once, and an error in a page shows a message
+ * rather than an empty window.
+ */
+export function AppRoutes() {
+  const location = useLocation();
+  void preloadRoutes(location);
+  const element = useRoutes(routes, location);
+  return <RouteErrorBoundary location={location}>{element}</RouteErrorBoundary>;
+}
