@@ -57,7 +57,14 @@ describe('sign-up by e-mailed link', () => {
     await page.context().clearCookies();
     await page.goto(used);
     await page.getByRole('button', { name: 'Continue to the portal' }).click();
-    await expect.poll(() => page.getByText(/already used|expired|no longer valid/i).first().isVisible()).toBe(true);
+    await expect
+      .poll(() =>
+        page
+          .getByText(/already used|expired|no longer valid/i)
+          .first()
+          .isVisible(),
+      )
+      .toBe(true);
     expect(path()).toMatch(/^\/login/);
   });
 
