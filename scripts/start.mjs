@@ -1,8 +1,10 @@
-// `npm start`: build the web app when it has not been built yet, then serve the portal.
+// `npm start`: build the web app when it has not been built yet, bundle the server when a source
+// changed since the last bundle, then serve the portal from the bundle with plain node.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildServer, SERVER_BUNDLE, serverBundleStale } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const webIndex = path.join(root, 'apps/web/dist/index.html');
@@ -13,7 +15,10 @@ if (!existsSync(webIndex) || process.argv.includes('--rebuild')) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/server.ts')], {
+if (serverBundleStale()) await buildServer();
+
+// Source maps: stack traces in the logs name the TypeScript sources.
+const server = spawn(process.execPath, ['--enable-source-maps', SERVER_BUNDLE], {
   cwd: root,
   stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
   env: { NODE_ENV: 'production', ...process.env },

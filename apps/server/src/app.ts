@@ -1,17 +1,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { AppContext } from './app-context';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { systemClock, type Clock } from './lib/clock';
+import { optionalModule } from './lib/optional-module';
+import { serverRoot } from './lib/server-root';
 import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './lib/rate-limiter';
 import { authRoutes } from './modules/auth/auth.routes';
 import { usersRoutes } from './modules/users/users.routes';
@@ -33,7 +34,7 @@ export function redactUrl(url: string): string {
   return (pathname ?? '').replace(/^\/api\/auth\/link\/[^/]+/, '/api/auth/link/[redacted]') + (query ? '?[redacted]' : '');
 }
 
-export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+export const WEB_DIST = path.resolve(serverRoot(), '../web/dist');
 
 export type AppOverrides = {
   database?: Database;
@@ -56,7 +57,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
       serializers: {
         // Sign-in link ids and download signatures are secrets: keep them out of the logs.
-        req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
+        req: (req: { method: string; url: string; ip?: string }) => ({
+          method: req.method,
+          url: redactUrl(req.url),
+          remoteAddress: req.ip,
+        }),
       },
     },
     trustProxy: config.trustProxy,
@@ -85,7 +90,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const database = overrides.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const mailer =
     overrides.mailer ??
-    (config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : fileMailer(path.join(config.dataDir, 'outbox'), config.mailFrom, app.log));
+    (config.smtpUrl
+      ? smtpMailer(config.smtpUrl, config.mailFrom)
+      : fileMailer(path.join(config.dataDir, 'outbox'), config.mailFrom, app.log));
   const limiter = overrides.limiter ?? (config.redisUrl ? redisLimiter(config.redisUrl, app.log) : memoryRateLimiter());
   const services = createServices({ config, db: database.db, clock, log: app.log, mailer });
 
@@ -116,7 +123,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: `${config.brand.name} API`, version: '1.0.0', description: 'The customer portal API. Errors answer { message, code, issues? }.' },
+      info: {
+        title: `${config.brand.name} API`,
+        version: '1.0.0',
+        description: 'The customer portal API. Errors answer { message, code, issues? }.',
+      },
     },
     transform: jsonSchemaTransform,
   });
@@ -158,7 +169,8 @@ declare module 'fastify' {
 
 /** Redis-backed rate limits; a Redis outage is logged (once a minute) and falls back per instance. */
 function redisLimiter(url: string, log: FastifyInstance['log']): RateLimiter {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true });
+  const { Redis: RedisClient } = optionalModule<{ Redis: typeof Redis }>('ioredis');
+  const redis = new RedisClient(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true });
   let lastWarning = 0;
   const warn = (err: unknown) => {
     if (Date.now() - lastWarning < 60_000) return;
@@ -179,11 +191,15 @@ function registerLoadShedding(app: FastifyInstance, max: number) {
   app.addHook('onRequest', async (req, reply) => {
     if (closing) {
       reply.header('retry-after', '5').header('connection', 'close');
-      return reply.status(503).send({ message: 'The service is restarting. Please try again in a moment.', code: 'SERVICE_UNAVAILABLE' });
+      return reply
+        .status(503)
+        .send({ message: 'The service is restarting. Please try again in a moment.', code: 'SERVICE_UNAVAILABLE' });
     }
     if (inFlight >= max) {
       reply.header('retry-after', '1');
-      return reply.status(503).send({ message: 'The service is busy. Please try again in a moment.', code: 'SERVICE_UNAVAILABLE' });
+      return reply
+        .status(503)
+        .send({ message: 'The service is busy. Please try again in a moment.', code: 'SERVICE_UNAVAILABLE' });
     }
     inFlight++;
     let done = false;

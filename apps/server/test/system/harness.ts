@@ -23,6 +23,8 @@ vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 const run = promisify(execFile);
 export const ROOT = path.resolve(import.meta.dirname, '../../../..');
 const SERVER_ENTRY = path.join(ROOT, 'apps/server/src/server.ts');
+/** The bundle `npm start` runs (scripts/build-server.mjs). */
+export const SERVER_BUNDLE = path.join(ROOT, 'apps/server/dist/server.mjs');
 export const WEB_INDEX = path.join(ROOT, 'apps/web/dist/index.html');
 
 export const SHARED_DATABASE_URL =
@@ -91,6 +93,8 @@ export type ServerOptions = {
   env?: Record<string, string>;
   dataDir?: string;
   port?: number;
+  /** What runs: the TypeScript sources with tsx (default), or the bundle `npm start` runs. */
+  entry?: 'source' | 'bundle';
 };
 
 export type Exit = { code: number | null; signal: NodeJS.Signals | null };
@@ -102,7 +106,7 @@ export class ServerProcess {
   output = '';
   private exit: Exit | undefined;
 
-  private constructor(readonly options: Required<Omit<ServerOptions, 'env'>> & { env: Record<string, string> }) {
+  private constructor(readonly options: Required<Omit<ServerOptions, 'env' | 'entry'>> & { env: Record<string, string>; entry: 'source' | 'bundle' }) {
     this.url = `http://localhost:${options.port}`;
     const env: Record<string, string> = {
       // Nothing of the caller's configuration leaks in: only what a shell needs, then ours.
@@ -116,7 +120,8 @@ export class ServerProcess {
       LOG_LEVEL: 'warn',
       ...options.env,
     };
-    this.child = spawn(process.execPath, ['--import', 'tsx', SERVER_ENTRY], {
+    const args = options.entry === 'bundle' ? ['--enable-source-maps', SERVER_BUNDLE] : ['--import', 'tsx', SERVER_ENTRY];
+    this.child = spawn(process.execPath, args, {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -154,6 +159,7 @@ export class ServerProcess {
       env: opts.env ?? {},
       dataDir: opts.dataDir ?? tempDir('portal-sys-'),
       port: opts.port,
+      entry: opts.entry ?? 'source',
     });
   }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { z } from 'zod';
 import type { ChangePreview, Interval, Invoice, PaymentMethod, SubscriptionStatus } from '@portal/contract';
 import type { Config } from '../../config';
@@ -11,6 +11,7 @@ import { billingRepository as repo, type SubscriptionRow } from '../../modules/b
 import { addIntervals } from '../../modules/billing/proration';
 import type { OutboxService } from '../../modules/outbox/outbox.service';
 import type { BillingProvider, PlannedChange } from './provider';
+import { optionalModule } from '../../lib/optional-module';
 
 type StripeConfig = NonNullable<Config['stripe']>;
 
@@ -41,7 +42,8 @@ export function createStripeClient(cfg: StripeConfig): Stripe {
     options.port = u.port || (protocol === 'http' ? 80 : 443);
     options.protocol = protocol;
   }
-  return new Stripe(cfg.secretKey, options);
+  const StripeClient = optionalModule<typeof Stripe>('stripe');
+  return new StripeClient(cfg.secretKey, options);
 }
 
 /** Maps Stripe's failures onto our error shape: declines are 402 with Stripe's own message. */
