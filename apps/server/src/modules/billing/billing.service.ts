@@ -638,8 +638,7 @@ export function createBillingService(deps: ServiceDeps & { audit: AuditService; 
     async listInvoices(userId: string, stripeId: string): Promise<Invoice[]> {
       const sub = await repo.findSubscription(db, userId, stripeId);
       if (!sub) throw notFound('The subscription');
-      const customer = await repo.findCustomer(db, userId);
-      return providerFor(sub.provider).listInvoices(db, sub, customer?.providerCustomerId ?? '');
+      return providerFor(sub.provider).listInvoices(db, sub);
     },
 
     /** The printable invoice (local engine), or the address of Stripe's hosted invoice page. */
@@ -813,10 +812,9 @@ export function createBillingService(deps: ServiceDeps & { audit: AuditService; 
         lines: i.lines,
       }));
       // Stripe keeps its own invoices: read them live.
-      const customer = await repo.findCustomer(db, userId);
       for (const sub of subRows.filter((r) => r.provider === 'stripe' && stripe)) {
         try {
-          const items = await (stripe as BillingProvider).listInvoices(db, sub, customer?.providerCustomerId ?? '');
+          const items = await (stripe as BillingProvider).listInvoices(db, sub);
           invoices.push(...items.map((i) => ({ ...i, subscription: sub.providerId })));
         } catch (err) {
           log.warn({ err, subscription: sub.providerId }, 'Stripe invoices left out of the export');

@@ -46,6 +46,73 @@ export function prepareValidationQueries(db: Db) {
   };
 }
 
+/**
+ * The owner's views (licenses page, nodes page) as prepared statements, like validation's: they run
+ * on every page load. A page and its total come in one round trip (the total is an uncorrelated
+ * subquery, evaluated once).
+ */
+export function prepareOwnerQueries(db: Db) {
+  const licensesPage = db
+    .select({
+      license: licenses,
+      stripeId: subscriptions.providerId,
+      total: sql<number>`(select count(*) from ${licenses} where ${licenses.userId} = ${sql.placeholder('userId')})::int`,
+    })
+    .from(licenses)
+    .leftJoin(subscriptions, eq(subscriptions.id, licenses.subscriptionId))
+    .where(eq(licenses.userId, sql.placeholder('userId')))
+    .orderBy(desc(licenses.createdAt), desc(licenses.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare('licenses_page_for_user');
+  const licensesTotal = db
+    .select({ n: count() })
+    .from(licenses)
+    .where(eq(licenses.userId, sql.placeholder('userId')))
+    .prepare('licenses_total_for_user');
+  const owned = db
+    .select()
+    .from(licenses)
+    .where(and(eq(licenses.key, sql.placeholder('key')), eq(licenses.userId, sql.placeholder('userId'))))
+    .limit(1)
+    .prepare('licenses_owned');
+  const pageIds = db
+    .select({ id: nodes.id })
+    .from(nodes)
+    .where(eq(nodes.licenseId, sql.placeholder('licenseId')))
+    .orderBy(asc(nodes.activatedAt), asc(nodes.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'));
+  const nodesPage = db
+    .select()
+    .from(nodes)
+    .where(inArray(nodes.id, pageIds))
+    .orderBy(asc(nodes.activatedAt), asc(nodes.id))
+    .prepare('nodes_page_of_license');
+  return {
+    /** One page of the customer's licenses, newest first, with their total. */
+    async licensesForUser(userId: string, limit: number, offset: number) {
+      const rows = await licensesPage.execute({ userId, limit, offset });
+      // Past the last page no row carries the total: count on its own.
+      const total = rows[0]?.total ?? (offset > 0 ? ((await licensesTotal.execute({ userId }))[0]?.n ?? 0) : 0);
+      return { rows, total };
+    },
+    /** The customer's license of `key`, or undefined (another customer's is not theirs). */
+    async findOwned(userId: string, key: string): Promise<LicenseRow | undefined> {
+      const [row] = await owned.execute({ key, userId });
+      return row;
+    },
+    /**
+     * One page of a license's nodes, oldest activation first, then id. The page's ids come from the
+     * (license_id, activated_at, id) index alone, so a deep page skips index entries rather than
+     * table rows; only the page's rows are then read.
+     */
+    async nodesOfLicense(licenseId: string, limit: number, offset: number): Promise<NodeRow[]> {
+      return nodesPage.execute({ licenseId, limit, offset });
+    },
+  };
+}
+
 /** Drizzle queries of the licenses domain; every function takes the caller's transaction or the database. */
 export const licensesRepository = {
   async insertLicense(
@@ -182,36 +249,6 @@ export const licensesRepository = {
   },
 
   /** Newest first, then id, so pages never repeat or skip a license. */
-  async listForUser(tx: Tx, userId: string, limit: number, offset: number) {
-    const [rows, [total]] = await Promise.all([
-      tx
-        .select({ license: licenses, stripeId: subscriptions.providerId })
-        .from(licenses)
-        .leftJoin(subscriptions, eq(subscriptions.id, licenses.subscriptionId))
-        .where(eq(licenses.userId, userId))
-        .orderBy(desc(licenses.createdAt), desc(licenses.id))
-        .limit(limit)
-        .offset(offset),
-      tx.select({ n: count() }).from(licenses).where(eq(licenses.userId, userId)),
-    ]);
-    return { rows, total: total?.n ?? 0 };
-  },
-
-  /**
-   * One page of a license's nodes, oldest activation first, then id. The page's ids come from the
-   * (license_id, activated_at, id) index alone, so a deep page skips index entries rather than
-   * table rows; only the page's rows are then read.
-   */
-  async listNodes(tx: Tx, licenseId: string, limit: number, offset: number): Promise<NodeRow[]> {
-    const pageIds = tx
-      .select({ id: nodes.id })
-      .from(nodes)
-      .where(eq(nodes.licenseId, licenseId))
-      .orderBy(asc(nodes.activatedAt), asc(nodes.id))
-      .limit(limit)
-      .offset(offset);
-    return tx.select().from(nodes).where(inArray(nodes.id, pageIds)).orderBy(asc(nodes.activatedAt), asc(nodes.id));
-  },
 
   async allNodesOf(tx: Tx, licenseIds: string[]): Promise<NodeRow[]> {
     if (licenseIds.length === 0) return [];

@@ -16,7 +16,13 @@ import type { Config } from '../../config';
 import { AppError } from '../../lib/errors';
 import type { AuditService } from '../audit/audit.service';
 import { generateLicenseKey, shortKey } from './license-key';
-import { licensesRepository as repo, prepareValidationQueries, type LicenseRow, type NodeRow } from './licenses.repository';
+import {
+  licensesRepository as repo,
+  prepareOwnerQueries,
+  prepareValidationQueries,
+  type LicenseRow,
+  type NodeRow,
+} from './licenses.repository';
 import { canonicalJson, loadSigner, type LicenseSigner } from './signing';
 
 export type LicenseServiceDeps = {
@@ -86,6 +92,7 @@ const nodeLabel = (n: Pick<NodeRow, 'hostname' | 'fingerprint'>) =>
 export function createLicenseService(deps: LicenseServiceDeps) {
   const { db, clock, audit } = deps;
   const validation = prepareValidationQueries(db);
+  const owner = prepareOwnerQueries(db);
   let signer =
     deps.signer ??
     // A configured key is read at start-up, so a bad value stops the server with a clear message.
@@ -298,13 +305,14 @@ export function createLicenseService(deps: LicenseServiceDeps) {
 
   async function listLicenses(userId: string, page: number, size: number): Promise<Page<License>> {
     const now = clock.now();
-    const { rows, total } = await repo.listForUser(db, userId, size, (page - 1) * size);
+    const { rows, total } = await owner.licensesForUser(userId, size, (page - 1) * size);
     return { items: rows.map((r) => toLicense(r.license, r.stripeId, now)), page, size, total };
   }
 
   async function listNodes(userId: string, key: string, page: number, size: number): Promise<Page<LicenseNode>> {
-    const license = await ownedOrNotFound(db, userId, key);
-    const rows = await repo.listNodes(db, license.id, size, (page - 1) * size);
+    const license = await owner.findOwned(userId, key);
+    if (!license) throw new AppError('NOT_FOUND', 'This license was not found');
+    const rows = await owner.nodesOfLicense(license.id, size, (page - 1) * size);
     return { items: rows.map(toNode), page, size, total: license.activeNodes };
   }
 

@@ -54,5 +54,5 @@ export interface BillingProvider {
   cancelNow(tx: Tx, sub: SubscriptionRow, opId: string): Promise<SubscriptionRow>;
   detachAllCards(tx: Tx, customerId: string, opId: string): Promise<void>;
   preview(tx: Tx, sub: SubscriptionRow, change: PlannedChange, customerId: string): Promise<ChangePreview>;
-  listInvoices(tx: Tx, sub: SubscriptionRow, customerId: string): Promise<Invoice[]>;
+  listInvoices(tx: Tx, sub: SubscriptionRow): Promise<Invoice[]>;
 }
