@@ -544,6 +544,34 @@ describe('Stripe: webhooks', () => {
   });
 });
 
+describe('Stripe: a failed renewal', () => {
+  it('a card added to a past_due subscription becomes its card and pays the open invoice at once', async () => {
+    t.clock.set(START);
+    const cookie = await signIn(t, 's-pastdue@example.com');
+    await addStripeCard(cookie);
+    const res = await checkout(cookie, { interval: 'month', quantity: 2 });
+    expect(res.statusCode).toBe(201);
+    const sid: string = res.json().subscription.stripeId;
+    // The renewal charges a card that fails (as if switched in Stripe's dashboard).
+    const poor = await addStripeCard(cookie, '4000000000009995');
+    wire.subscriptions.get(sid)!.default_payment_method = poor.id!;
+    wire.cycle(sid);
+    expect(wire.subscriptions.get(sid)!.status).toBe('past_due');
+    await deliver(wire.event('customer.subscription.updated', wire.subscriptionJson(sid)));
+    expect((await subscriptionRow(t, sid)).status).toBe('past_due');
+    const open = wire.subscriptions.get(sid)!.latest_invoice!;
+    expect(wire.invoices.get(open)!.status).toBe('open');
+
+    const { id: good } = await addStripeCard(cookie, '5555555555554444');
+    expect(wire.invoices.get(open)!.status).toBe('paid');
+    expect(wire.subscriptions.get(sid)!).toMatchObject({ status: 'active', default_payment_method: good });
+    expect(await subscriptionRow(t, sid)).toMatchObject({ status: 'active', paymentMethodId: good });
+    const pay = wire.requests.find((r) => r.path === `/v1/invoices/${open}/pay`)!;
+    expect(pay.body).toMatchObject({ payment_method: good });
+    expect(pay.idempotencyKey).toMatch(/:pay:/);
+  });
+});
+
 describe('Stripe: account deletion', () => {
   it('cancels at Stripe and detaches the cards after the commit, through the outbox', async () => {
     t.clock.set(START);

@@ -385,6 +385,16 @@ export function createBillingService(deps: ServiceDeps & { audit: AuditService; 
         const cards = await stripe.listCards(db, customerId);
         // The first card becomes the default, so renewals have something to charge.
         if (!cards.some((c) => c.isDefault)) await stripe.setDefaultCard(db, customerId, pm, `${job.eventId}`);
+        // As on the local engine: a new card pays a past_due subscription's open invoice at once.
+        for (const sub of await repo.listSubscriptions(db, owner.userId)) {
+          if (sub.provider !== 'stripe' || sub.status !== 'past_due') continue;
+          try {
+            await stripe.retryWithCard(db, sub, pm, job.eventId);
+          } catch (err) {
+            // Declined again: Stripe reports it (invoice.payment_failed) and keeps retrying.
+            log.warn({ err, subscription: sub.providerId }, 'the new card did not pay the open invoice');
+          }
+        }
         const card = cards.find((c) => c.id === pm);
         await db.transaction(async (tx) => {
           await audit.record(tx, {

@@ -403,6 +403,22 @@ export function createStripeAdapter(deps: {
     stripe,
     mirror,
     retrieveSubscription,
+    /**
+     * A past_due subscription gets a working card: it pays for the subscription from now on, and
+     * the open invoice is paid with it at once (not at Stripe's next retry).
+     */
+    async retryWithCard(tx: Tx, sub: SubscriptionRow, cardId: string, opId: string): Promise<void> {
+      await adapter.setSubscriptionCard(tx, sub, cardId, opId);
+      const invoiceId = idOf((await retrieveSubscription(sub.providerId)).latest_invoice);
+      if (!invoiceId) return;
+      const invoice = await call(() => stripe.invoices.retrieve(invoiceId));
+      if (invoice.status !== 'open') return;
+      await call(() =>
+        stripe.invoices.pay(invoiceId, { payment_method: cardId }, { idempotencyKey: `${opId}:pay:${invoiceId}` }),
+      );
+      await mirror(tx, await retrieveSubscription(sub.providerId));
+    },
+
     async retrieveInvoice(id: string) {
       return call(() => stripe.invoices.retrieve(id));
     },
