@@ -107,7 +107,7 @@ describe('Stripe: cards', () => {
     expect(si.body).toMatchObject({ allowed_payment_method_types: ['card'], usage: 'off_session' });
   });
 
-  it("lets the browser load Stripe.js, its frames and its API (CSP), and nothing else from another site", async () => {
+  it('lets the browser load Stripe.js, its frames and its API (CSP), and nothing else from another site', async () => {
     const csp = (await get('/api/config', cookie)).headers['content-security-policy'] as string;
     expect(csp).toContain("script-src 'self' https://js.stripe.com https://*.js.stripe.com;");
     expect(csp).toContain('frame-src https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com;');
