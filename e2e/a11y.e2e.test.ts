@@ -1,29 +1,24 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buySubscription, baseUrl, latestSignInLink, openBrowser, uniqueEmail, type Browser } from './fixtures';
+import {
+  buySubscription,
+  baseUrl,
+  latestSignInLink,
+  openBrowser,
+  transitionsDone,
+  uniqueEmail,
+  WCAG_TAGS,
+  type Browser,
+} from './fixtures';
 
 /**
  * axe-core on every page and state of the portal, in the light and the dark colour scheme:
  * WCAG 2.0, 2.1 and 2.2 A and AA rules, and no violation allowed. A failure prints each
  * violation's rule, impact, help text and the selectors of the elements, so it can be fixed.
  */
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 type Finding = { id: string; impact: string | null | undefined; help: string; targets: string[] };
-
-/** No finite CSS transition or animation running (drawers, modals, fades); spinners and skeleton pulses loop forever. */
-async function transitionsDone(page: Page) {
-  await expect
-    .poll(() =>
-      page.evaluate(
-        () =>
-          document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity)
-            .length,
-      ),
-    )
-    .toBe(0);
-}
 
 /** Skeletons and spinners: marked busy, or labelled 'Loading …' in the page or a dialog (not the route progress bar). */
 const BUSY = '[aria-busy="true"], main [aria-label^="Loading"], [role="dialog"] [aria-label^="Loading"]';

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 
 export const baseUrl = inject('baseUrl');
 export const dataDir = inject('dataDir');
@@ -141,4 +141,20 @@ export async function buySubscription(page: Page, quantity = 3): Promise<{ licen
   const { subscription } = (await checkout.json()) as { subscription: { licenseKey: string | null; stripeId: string } };
   if (!subscription.licenseKey) throw new Error('checkout issued no license');
   return { licenseKey: subscription.licenseKey, stripeId: subscription.stripeId };
+}
+
+/** The axe-core rule tags every page must pass: WCAG 2.0, 2.1 and 2.2, A and AA. */
+export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+/** No finite CSS transition or animation running (drawers, modals, fades); spinners and skeleton pulses loop forever. */
+export async function transitionsDone(page: Page) {
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () =>
+          document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity)
+            .length,
+      ),
+    )
+    .toBe(0);
 }

@@ -4,7 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startStripeWireServer, type StripeWireServer, type WireEvent } from '../apps/server/test/stripe-wire-server';
 import { installStripeJsStandIn } from '../apps/web/src/test/stripe-js-stand-in';
-import { openBrowser, screenshot, signInByApi, uniqueEmail, type Browser, type Target } from './fixtures';
+import {
+  openBrowser,
+  screenshot,
+  signInByApi,
+  transitionsDone,
+  uniqueEmail,
+  WCAG_TAGS,
+  type Browser,
+  type Target,
+} from './fixtures';
 import { startPortal, type Portal } from './portal-server';
 
 /**
@@ -95,18 +104,8 @@ afterAll(async () => {
 
 /** axe-core (WCAG 2.0–2.2 A and AA) on the page as it is, once transitions have ended: the rule ids found. */
 async function axeViolations(page: Page): Promise<string[]> {
-  await expect
-    .poll(() =>
-      page.evaluate(
-        () =>
-          document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity)
-            .length,
-      ),
-    )
-    .toBe(0);
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-    .analyze();
+  await transitionsDone(page);
+  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
   return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
