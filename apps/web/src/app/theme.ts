@@ -5,7 +5,12 @@ import {
   type MantineColorsTuple,
   type VariantColorsResolver,
 } from '@mantine/core';
-import { TOOLTIP_CLOSE_DELAY_MS, TOOLTIP_OPEN_DELAY_MS } from '@portal/contract';
+import {
+  MODAL_BACKDROP_TRANSITION_MS,
+  MODAL_TRANSITION_MS,
+  TOOLTIP_CLOSE_DELAY_MS,
+  TOOLTIP_OPEN_DELAY_MS,
+} from '@portal/contract';
 import { config } from '../lib/config';
 
 /** The default brand accent (a calm indigo); VITE_ACCENT_COLOR picks another Mantine colour. */
@@ -60,7 +65,19 @@ export const theme = createTheme({
     Anchor: { defaultProps: { underline: 'always' } },
     // The kit's close buttons have no name of their own (screen readers would say just "button"),
     // and the dialog's <header> would be announced as a second banner landmark of the page.
-    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' }, attributes: { header: { role: 'presentation' } } } },
+    // Every dialog: centred, the specification's transitions (dialog 300 ms, backdrop 150 ms), one look.
+    Modal: {
+      defaultProps: {
+        closeButtonProps: { 'aria-label': 'Close' },
+        attributes: { header: { role: 'presentation' } },
+        centered: true,
+        radius: 'lg',
+        padding: 'lg',
+        transitionProps: { duration: MODAL_TRANSITION_MS },
+        overlayProps: { backgroundOpacity: 0.45, blur: 2, transitionProps: { duration: MODAL_BACKDROP_TRANSITION_MS } },
+      },
+      styles: { title: { fontWeight: 600, fontSize: 'var(--mantine-font-size-lg)' } },
+    },
     Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' }, attributes: { header: { role: 'presentation' } } } },
     Card: { defaultProps: { radius: 'lg' } },
     // Toasts: a named close button, and a description in the dimmed colour that meets AA (the

@@ -11,7 +11,7 @@ import {
   type ReactNode,
 } from 'react';
 import { Center, Loader, Modal } from '@mantine/core';
-import { MODAL_BACKDROP_TRANSITION_MS, MODAL_TITLES, MODAL_TRANSITION_MS, type ModalId } from '@portal/contract';
+import { MODAL_TITLES, type ModalId } from '@portal/contract';
 import { useAppDispatch, useAppSelector, useAppStore } from '../lib/state/hooks';
 import { hideModal, type ModalProps } from '../lib/state/menu-slice';
 
@@ -118,12 +118,6 @@ export function ModalHost({ bodies }: { bodies: ModalBodies }) {
       closeOnClickOutside={!busy}
       closeButtonProps={{ 'aria-label': 'Close', disabled: busy }}
       title={id ? MODAL_TITLES[id] : undefined}
-      centered
-      radius="lg"
-      padding="lg"
-      transitionProps={{ duration: MODAL_TRANSITION_MS }}
-      overlayProps={{ backgroundOpacity: 0.45, blur: 2, transitionProps: { duration: MODAL_BACKDROP_TRANSITION_MS } }}
-      styles={{ title: { fontWeight: 600, fontSize: 'var(--mantine-font-size-lg)' } }}
     >
       {Body ? (
         <Suspense

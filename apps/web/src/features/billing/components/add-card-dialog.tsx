@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Modal, Skeleton, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { MODAL_BACKDROP_TRANSITION_MS, MODAL_TRANSITION_MS, type PaymentMethod } from '@portal/contract';
+import type { PaymentMethod } from '@portal/contract';
 import { useGetConfigQuery } from '../../../lib/api';
 import { setAddMethodVisible } from '../../../lib/state/billing-slice';
 import { useAppDispatch, useAppSelector } from '../../../lib/state/hooks';
@@ -29,17 +29,7 @@ export function AddCardDialog() {
   };
 
   return (
-    <Modal
-      opened={opened}
-      onClose={close}
-      title="Add a card"
-      centered
-      radius="lg"
-      padding="lg"
-      transitionProps={{ duration: MODAL_TRANSITION_MS }}
-      overlayProps={{ backgroundOpacity: 0.45, blur: 2, transitionProps: { duration: MODAL_BACKDROP_TRANSITION_MS } }}
-      styles={{ title: { fontWeight: 600, fontSize: 'var(--mantine-font-size-lg)' } }}
-    >
+    <Modal opened={opened} onClose={close} title="Add a card">
       {config?.billingProvider === 'stripe' ? (
         <Suspense fallback={<Loading />}>
           <StripeCardForm onCancel={close} onAdded={added} />

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { ActionIcon, Badge, Button, Group, Modal, Paper, Skeleton, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconBrandMastercard, IconBrandVisa, IconCreditCard, IconPlus, IconTrash } from '@tabler/icons-react';
-import { MODAL_BACKDROP_TRANSITION_MS, MODAL_TRANSITION_MS, type PaymentMethod } from '@portal/contract';
+import type { PaymentMethod } from '@portal/contract';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorDisplay } from '../../../components/error-display';
 import { setAddMethodVisible } from '../../../lib/state/billing-slice';
@@ -72,17 +72,7 @@ function RemoveCardDialog({ method: asked, onClose }: { method: PaymentMethod | 
     onClose();
   };
   return (
-    <Modal
-      opened={asked !== null}
-      onClose={close}
-      title="Remove card?"
-      centered
-      radius="lg"
-      padding="lg"
-      transitionProps={{ duration: MODAL_TRANSITION_MS }}
-      overlayProps={{ backgroundOpacity: 0.45, blur: 2, transitionProps: { duration: MODAL_BACKDROP_TRANSITION_MS } }}
-      styles={{ title: { fontWeight: 600, fontSize: 'var(--mantine-font-size-lg)' } }}
-    >
+    <Modal opened={asked !== null} onClose={close} title="Remove card?">
       {method ? (
         <Stack gap="md">
           <Text size="sm">

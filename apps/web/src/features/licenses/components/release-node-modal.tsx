@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { MODAL_BACKDROP_TRANSITION_MS, MODAL_TRANSITION_MS, type LicenseNode } from '@portal/contract';
+import type { LicenseNode } from '@portal/contract';
 import { ErrorDisplay } from '../../../components/error-display';
 import { track } from '../../../lib/analytics';
 import { useReleaseNodeMutation } from '../api';
@@ -42,15 +42,8 @@ export function ReleaseNodeModal({ licenseKey, node, opened, onClose }: ReleaseN
       opened={opened && node !== null}
       onClose={close}
       title="Release this node?"
-      closeButtonProps={{ 'aria-label': 'Close' }}
-      centered
-      radius="lg"
-      padding="lg"
       // Above the license drawer it opens from.
       zIndex={400}
-      transitionProps={{ duration: MODAL_TRANSITION_MS }}
-      overlayProps={{ backgroundOpacity: 0.45, blur: 2, transitionProps: { duration: MODAL_BACKDROP_TRANSITION_MS } }}
-      styles={{ title: { fontWeight: 600, fontSize: 'var(--mantine-font-size-lg)' } }}
     >
       {node ? (
         <Stack gap="md">
