@@ -27,7 +27,7 @@ const BUSY = '[aria-busy="true"], main [aria-label^="Loading"], [role="dialog"] 
 async function loaded(page: Page) {
   await expect
     .poll(() => page.evaluate((busy) => document.querySelectorAll(busy).length, BUSY), {
-      timeout: 10_000,
+      timeout: 30_000,
     })
     .toBe(0);
 }

@@ -56,31 +56,45 @@ function decodeQuotedPrintable(s: string): string {
   return s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 }
 
+/** The sign-in e-mails already in the outbox for `email`: pass it as `after` to wait for a new one. */
+export type OutboxMark = ReadonlySet<string>;
+
+function outboxFiles(email: string, target: Target): string[] {
+  const dir = path.join(target.dataDir, 'outbox');
+  const needle = email.toLowerCase().replace(/[^a-z0-9@._-]/g, '_');
+  try {
+    return readdirSync(dir).filter((f) => f.endsWith('.eml') && f.includes(needle));
+  } catch {
+    return []; // the outbox folder appears with the first e-mail
+  }
+}
+
+/** Marks what the outbox holds for `email` now, before the request that sends the next e-mail. */
+export function outboxMark(email: string, target: Target = shared): OutboxMark {
+  return new Set(outboxFiles(email, target));
+}
+
 /**
  * The newest sign-in link e-mailed to `email`, read from the real outbox folder ($DATA_DIR/outbox).
- * With `since` (a Date.now() taken before the request), only an e-mail written after it counts, so
- * an earlier link to the same address is never taken for the new one.
+ * With `after` (an `outboxMark` taken before the request), only an e-mail that was not there then
+ * counts, so an earlier link to the same address is never taken for the new one. Waits for the
+ * e-mail itself; the timeout only guards against a hang.
  */
 export async function latestSignInLink(
   email: string,
-  opts: { timeoutMs?: number; since?: number; target?: Target } = {},
+  opts: { timeoutMs?: number; after?: OutboxMark; target?: Target } = {},
 ): Promise<string> {
-  const dir = path.join((opts.target ?? shared).dataDir, 'outbox');
-  const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
-  const needle = email.toLowerCase().replace(/[^a-z0-9@._-]/g, '_');
-  // File times come from a coarse kernel clock that may lag Date.now() by a few milliseconds.
-  const newerThan = opts.since === undefined ? -Infinity : opts.since - 50;
+  const target = opts.target ?? shared;
+  const dir = path.join(target.dataDir, 'outbox');
+  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
   for (;;) {
-    let files: string[] = [];
-    try {
-      files = readdirSync(dir)
-        .filter((f) => f.endsWith('.eml') && f.includes(needle) && statSync(path.join(dir, f)).mtimeMs >= newerThan)
-        .sort((a, b) => statSync(path.join(dir, b)).mtimeMs - statSync(path.join(dir, a)).mtimeMs || b.localeCompare(a));
-    } catch {
-      // the outbox folder appears with the first e-mail
-    }
+    const files = outboxFiles(email, target)
+      .filter((f) => !opts.after?.has(f))
+      .map((f) => ({ f, mtime: statSync(path.join(dir, f)).mtimeMs }))
+      // File names start with the time they were written, so names break mtime ties in order.
+      .sort((a, b) => b.mtime - a.mtime || b.f.localeCompare(a.f));
     if (files[0]) {
-      const raw = decodeQuotedPrintable(readFileSync(path.join(dir, files[0]), 'utf8'));
+      const raw = decodeQuotedPrintable(readFileSync(path.join(dir, files[0].f), 'utf8'));
       const m = raw.match(/https?:\/\/[^\s"<>]+\/login\?link=[A-Za-z0-9_-]{43}(?:&amp;|&)?(?:to=[^\s"<>]*)?/);
       if (m) return m[0].replace(/&amp;/g, '&');
     }
@@ -100,10 +114,10 @@ export async function signInByApi(
 ) {
   const target = opts.target ?? shared;
   const req = page.context().request;
-  const since = Date.now();
+  const after = outboxMark(email, target);
   const sent = await req.post(`${target.baseUrl}/api/auth/link`, { data: { email }, headers: { origin: target.baseUrl } });
   if (sent.status() !== 202) throw new Error(`link request failed: ${sent.status()}`);
-  const link = new URL(await latestSignInLink(email, { since, target }));
+  const link = new URL(await latestSignInLink(email, { after, target }));
   const id = link.searchParams.get('link');
   const redeemed = await req.get(`${target.baseUrl}/api/auth/link/${id}`);
   if (redeemed.status() !== 200) throw new Error(`link redemption failed: ${redeemed.status()}`);

@@ -24,7 +24,7 @@ function describeFocus(page: Page): Promise<string> {
   });
 }
 
-const hasFocus = (target: Locator) => target.evaluate((el) => el === document.activeElement, undefined, { timeout: 5_000 });
+const hasFocus = (target: Locator) => target.evaluate((el) => el === document.activeElement, undefined, { timeout: 30_000 });
 
 /** Presses Tab (or Shift+Tab) until `target` has focus; fails after `max` presses. */
 async function tabTo(page: Page, target: Locator, direction: 'forward' | 'back' = 'forward', max = 80) {

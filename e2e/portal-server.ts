@@ -66,7 +66,8 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('server did not start within 60 s')), 60_000);
+    // Waits for the ready message; the timer only guards against a hang.
+    const timer = setTimeout(() => reject(new Error('server did not start within 180 s')), 180_000);
     server.on('message', (m: { ready?: boolean }) => {
       if (m.ready) {
         clearTimeout(timer);

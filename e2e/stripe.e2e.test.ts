@@ -188,7 +188,7 @@ describe('billing on Stripe, with Stripe.js', () => {
     const articles = page.getByRole('article', { name: 'Node license' });
     await expect.poll(() => articles.count()).toBe(2);
     await expect
-      .poll(async () => (await articles.allTextContents()).filter((t) => t.includes('Active')).length, { timeout: 20_000 })
+      .poll(async () => (await articles.allTextContents()).filter((t) => t.includes('Active')).length, { timeout: 60_000 })
       .toBe(2);
     await expect.poll(() => page.getByText('Issued once the first payment is confirmed').count()).toBe(0);
   });
