@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatDate, formatMoney, formatRelative } from './format';
+import { formatBytes, formatDate, formatDateTime, formatInterval, formatMoney, formatRelative, localizeDates } from './format';
 
 describe('format', () => {
   it('formats dates in the given locale', () => expect(formatDate('2025-03-04T10:00:00Z', 'en-US')).toBe('Mar 4, 2025'));
@@ -15,5 +15,30 @@ describe('format', () => {
     const now = new Date('2025-03-04T10:00:00Z');
     expect(formatRelative('2025-03-04T09:57:00Z', now, 'en-US')).toBe('3 minutes ago');
     expect(formatRelative('2025-03-06T10:00:00Z', now, 'en-US')).toBe('in 2 days');
+  });
+
+  it('formats every date in one style, in the locale given', () => {
+    expect(formatDate('2026-12-24T12:00:00Z', 'en-US')).toBe('Dec 24, 2026');
+    expect(formatDate(new Date('2026-12-24T12:00:00Z'), 'en-GB')).toBe('24 Dec 2026');
+    expect(formatDate('2026-12-24T12:00:00Z', 'de-DE')).toBe('24.12.2026');
+    expect(formatDateTime('2026-12-24T12:00:00Z', 'en-US')).toMatch(/^Dec 24, 2026/);
+  });
+  it('rewrites the dates inside a server-written sentence in that same style', () => {
+    expect(localizeDates('Issued license ABCD for 3 nodes, valid until 2026-12-24', 'en-US')).toBe(
+      'Issued license ABCD for 3 nodes, valid until Dec 24, 2026',
+    );
+    expect(localizeDates('Cancelled 3 nodes, monthly; it ends on December 24, 2026', 'en-US')).toBe(
+      'Cancelled 3 nodes, monthly; it ends on Dec 24, 2026',
+    );
+    expect(localizeDates('Renewed until May 1, 2027 and Dec 24, 2026', 'en-GB')).toBe('Renewed until 1 May 2027 and 24 Dec 2026');
+  });
+  it('leaves what is not a calendar day alone', () => {
+    expect(localizeDates('Signed in with an e-mailed link', 'en-US')).toBe('Signed in with an e-mailed link');
+    expect(localizeDates('Node 2026-13-45 activated', 'en-US')).toBe('Node 2026-13-45 activated');
+    expect(localizeDates('at 2026-12-24T10:00:00Z', 'en-US')).toBe('at 2026-12-24T10:00:00Z');
+  });
+  it("shows the interval as 'monthly' or 'yearly'", () => {
+    expect(formatInterval('month')).toBe('monthly');
+    expect(formatInterval('year')).toBe('yearly');
   });
 });

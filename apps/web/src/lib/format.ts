@@ -1,8 +1,50 @@
 /** Formatting in the reader's locale. Pass `locale` only in tests. */
 
+/**
+ * The one date format of the app ('Dec 24, 2026' in en-US, '24 Dec 2026' in en-GB): every date a
+ * reader sees goes through here (or formatDateTime), so no page mixes styles.
+ */
 export function formatDate(iso: string | Date, locale?: string): string {
   const d = typeof iso === 'string' ? new Date(iso) : iso;
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(d);
+}
+
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+const MONTH_NAMES = MONTHS.map((m) => `${m}|${m.slice(0, 3)}`).join('|');
+// '2026-12-24' (not followed by a time), or 'December 24, 2026' / 'Dec 24, 2026'.
+const DATE_IN_TEXT = new RegExp(`\\b(\\d{4})-(\\d{2})-(\\d{2})\\b(?!T)|\\b(${MONTH_NAMES})\\.? (\\d{1,2}), (\\d{4})\\b`, 'g');
+
+/**
+ * Rewrites the calendar dates inside a server-written sentence (the activity log's summaries carry
+ * them as '2026-12-24' or 'December 24, 2026', written at the time of the event and kept as they
+ * were) in formatDate's style and the reader's locale. These dates are UTC days, so they are
+ * formatted in UTC and never shift by the reader's time zone.
+ */
+export function localizeDates(text: string, locale?: string): string {
+  const fmt = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
+  return text.replace(DATE_IN_TEXT, (match, y, m, d, monthName, day, year) => {
+    const month = monthName ? MONTHS.findIndex((name) => name.startsWith(monthName as string)) : Number(m) - 1;
+    const date = new Date(Date.UTC(Number(monthName ? year : y), month, Number(monthName ? day : d)));
+    return Number.isNaN(date.getTime()) || date.getUTCMonth() !== month ? match : fmt.format(date);
+  });
+}
+
+/** A subscription's billing interval as the specification shows it: 'month' -> 'monthly', 'year' -> 'yearly'. */
+export function formatInterval(interval: string): string {
+  return `${interval}ly`;
 }
 
 export function formatDateTime(iso: string | Date, locale?: string): string {
