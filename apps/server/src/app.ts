@@ -1,7 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
-import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
@@ -25,6 +24,7 @@ import { createMetrics, registerObservability } from './plugins/observability';
 import { createRateLimit } from './plugins/rate-limit';
 import { applySecurityHeaders, contentSecurityPolicy, registerSecurity } from './plugins/security';
 import { registerSession, sessionCookie } from './plugins/session';
+import { registerJsonCompression, registerWebApp, spaPageSender } from './plugins/web-app';
 import { fileMailer, smtpMailer, type Mailer } from './providers/mail/mailer';
 import { createServices } from './services';
 
@@ -98,8 +98,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 
   const webDist = overrides.webDist ?? WEB_DIST;
   const webBuilt = overrides.serveWeb ?? existsSync(path.join(webDist, 'index.html'));
-  registerErrorHandling(app, webBuilt ? { spaIndex: readFileSync(path.join(webDist, 'index.html')) } : {});
+  registerErrorHandling(app, webBuilt ? { sendPage: spaPageSender(webDist) } : {});
   registerSecurity(app, { publicUrl: config.publicUrl, ...headers });
+  registerJsonCompression(app);
   registerLoadShedding(app, config.maxConcurrentRequests);
   const metrics = createMetrics();
   registerObservability(app, { database, outbox: services.outbox, metrics, metricsToken: config.metricsToken });
@@ -145,7 +146,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     { prefix: '/api' },
   );
 
-  if (webBuilt) await serveWeb(app, webDist);
+  if (webBuilt) await registerWebApp(app, webDist);
 
   if (config.workers) services.startWorkers();
   app.addHook('onReady', async () => {
@@ -211,22 +212,5 @@ function registerLoadShedding(app: FastifyInstance, max: number) {
     };
     reply.raw.once('finish', release);
     reply.raw.once('close', release);
-  });
-}
-
-/** The built single-page app: hashed assets cached for a year (index.html fallback: plugins/errors.ts). */
-async function serveWeb(app: FastifyInstance, root: string) {
-  await app.register(fastifyStatic, {
-    root,
-    wildcard: false,
-    index: false,
-    // Our own Cache-Control below (the plugin's default would overwrite it).
-    cacheControl: false,
-    setHeaders(res, filePath) {
-      res.setHeader(
-        'cache-control',
-        filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
-      );
-    },
   });
 }

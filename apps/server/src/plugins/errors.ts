@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import type { PageSender } from './web-app';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ApiError } from '@portal/contract';
 import { AppError } from '../lib/errors';
@@ -8,7 +9,7 @@ type FastifyErr = FastifyError & { validation?: unknown; validationContext?: str
 const PART: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'headers' };
 
 /** One error shape for every failure; a 5xx never shows its internals. */
-export function registerErrorHandling(app: FastifyInstance, opts: { spaIndex?: Buffer } = {}) {
+export function registerErrorHandling(app: FastifyInstance, opts: { sendPage?: PageSender } = {}) {
   app.setErrorHandler((err: FastifyErr, req, reply) => {
     let status = 500;
     let body: ApiError = { message: 'Something went wrong on our side. Please try again.', code: 'INTERNAL' };
@@ -63,11 +64,9 @@ export function registerErrorHandling(app: FastifyInstance, opts: { spaIndex?: B
 
   app.setNotFoundHandler((req, reply) => {
     const pathname = req.url.split('?')[0] ?? '/';
-    // Every non-API page of the single-page app answers its index.html (the router takes over).
-    const isPage = (req.method === 'GET' || req.method === 'HEAD') && !pathname.startsWith('/api/') && pathname !== '/api' && !pathname.startsWith('/assets/');
-    if (opts.spaIndex && isPage) {
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(opts.spaIndex);
-    }
+    // Every page of the single-page app answers its index.html (plugins/web-app.ts).
+    const page = opts.sendPage?.(req, reply);
+    if (page) return page;
     return reply.status(404).send({ message: `No such endpoint: ${req.method} ${pathname}`, code: 'NOT_FOUND' });
   });
 }
