@@ -38,7 +38,8 @@ describe('dashboard', () => {
     await steps.waitFor();
     expect(await steps.getByRole('link', { name: 'Choose a plan' }).getAttribute('href')).toBe('/app/billing');
     expect(await steps.getByRole('link', { name: 'Download the ISO' }).getAttribute('href')).toBe('/app/download-iso');
-    expect(await steps.getByRole('link', { name: 'Activate a node' }).getAttribute('href')).toBe('/app/licenses');
+    // No license key yet: the activation step is shown but held back until the first subscription.
+    expect(await steps.getByRole('button', { name: 'Activate a node' }).isDisabled()).toBe(true);
     await page.getByText('No licenses yet').waitFor();
     await page.getByText('No active subscription').waitFor();
     await page.getByText('Community support').waitFor();
@@ -72,12 +73,16 @@ describe('dashboard', () => {
     const subs = page.getByRole('region', { name: 'Subscription' });
     await subs.getByText('3 nodes · monthly').waitFor();
     await subs.getByText('Active').waitFor();
-    await subs.getByText(/Renews on .+ for .+/).waitFor();
+    await subs.getByText('Renews on', { exact: true }).waitFor();
+    await subs.getByText(/^\$[\d,]+\.\d\d$/).waitFor();
     const licenses = page.getByRole('region', { name: 'Licenses' });
     await licenses.getByText('0 of 3').waitFor();
     await page.getByRole('region', { name: 'Support' }).getByText('Standard support').waitFor();
     // Subscribed, no node yet: the remaining steps are still offered; nothing needs attention.
     await page.getByRole('region', { name: 'Get started' }).getByText('Subscribed').waitFor();
+    expect(
+      await page.getByRole('region', { name: 'Get started' }).getByRole('link', { name: 'Activate a node' }).getAttribute('href'),
+    ).toBe('/app/licenses');
     expect(await page.getByRole('region', { name: 'Needs your attention' }).count()).toBe(0);
 
     for (const n of [1, 2, 3]) await activateNode(page, licenseKey, n);

@@ -3,13 +3,22 @@ import { useListPaymentMethodsQuery, useListSubscriptionsQuery } from '../../fea
 import { DashboardView, type Loadable } from '../../features/dashboard/components/dashboard-view';
 import { useGetSupportInfoQuery } from '../../features/support/api';
 
-/** What a list read gives the dashboard: its items, or its loading and error state. */
-function itemsOf<T>(result: { data?: { items: T[] } | undefined; isLoading: boolean; error?: unknown }): Loadable<T[]> {
-  return { data: result.data?.items, isLoading: result.isLoading, error: result.error };
+interface Read<T> {
+  data?: T | undefined;
+  isLoading: boolean;
+  isFetching: boolean;
+  error?: unknown;
+  refetch: () => unknown;
 }
 
-function one<T>(result: { data?: T | undefined; isLoading: boolean; error?: unknown }): Loadable<T> {
-  return { data: result.data, isLoading: result.isLoading, error: result.error };
+/** What a list read gives the dashboard: its items, or its loading and error state (and a way to retry). */
+function itemsOf<T>(result: Read<{ items: T[] }>): Loadable<T[]> {
+  return { ...one(result), data: result.data?.items };
+}
+
+function one<T>(result: Read<T>): Loadable<T> {
+  const { data, isLoading, isFetching, error, refetch } = result;
+  return { data, isLoading, isFetching, error, refetch };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { LicenseSummary, PaymentMethod, Subscription } from '@portal/contract';
-import { formatDate, formatMoney, formatRelative } from '../../lib/format';
+import { formatDate, formatInterval, formatMoney, formatRelative } from '../../lib/format';
 import { PAGES } from '../../lib/pages';
 
 /** A renewal this close is announced on the dashboard. */
@@ -175,7 +175,7 @@ export function dashboardWarnings({ subscriptions, methods, summary, now }: Warn
       id: `renewal-${s.stripeId}`,
       level: 'info',
       title: `Your subscription renews ${formatRelative(s.currentPeriodEnd, now)}`,
-      message: `On ${formatDate(s.currentPeriodEnd)}, ${formatMoney(renewalAmount(s), s.currency)} will be charged for ${nodes(s.quantity)}, ${s.interval}ly${card ? `, to your ${cardLabel(card)}` : ''}.`,
+      message: `On ${formatDate(s.currentPeriodEnd)}, ${formatMoney(renewalAmount(s), s.currency)} will be charged for ${nodes(s.quantity)}, ${formatInterval(s.interval)}${card ? `, to your ${cardLabel(card)}` : ''}.`,
       action: { label: 'View billing', to: billing },
     });
   }

@@ -86,10 +86,15 @@ describe('DashboardView', () => {
     const steps = await screen.findByRole('region', { name: 'Get started' });
     expect(within(steps).getByRole('link', { name: 'Choose a plan' })).toHaveAttribute('href', '/app/billing');
     expect(within(steps).getByRole('link', { name: 'Download the ISO' })).toHaveAttribute('href', '/app/download-iso');
-    expect(within(steps).getByRole('link', { name: 'Activate a node' })).toHaveAttribute('href', '/app/licenses');
+    // Activating needs a license key: before the first subscription the step is shown but held back.
+    expect(within(steps).getByRole('button', { name: 'Activate a node' })).toBeDisabled();
+    expect(within(steps).queryByRole('link', { name: 'Activate a node' })).toBeNull();
+    expect(within(steps).getByText('Available once your subscription has issued a license key.')).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Needs your attention' })).toBeNull();
     expect(screen.getByText('No licenses yet')).toBeInTheDocument();
     expect(screen.getByText('No active subscription')).toBeInTheDocument();
+    // 'Choose a plan' is offered once, by the steps, not a second time by the Subscription card.
+    expect(screen.getAllByRole('link', { name: 'Choose a plan' })).toHaveLength(1);
     expect(screen.getByText('Community support')).toBeInTheDocument();
     expect(screen.getByText('1.0.0')).toBeInTheDocument();
     expect(screen.getByText(/2\.1 MB/)).toBeInTheDocument();
@@ -141,6 +146,31 @@ describe('DashboardView', () => {
     expect(screen.getByLabelText('Loading the latest ISO')).toBeInTheDocument();
     expect(screen.getByText('Support is unavailable')).toBeInTheDocument();
     expect(await screen.findByText('Licenses are unavailable')).toBeInTheDocument();
+  });
+
+  it('offers Retry on a card whose read failed, and fetches again', async () => {
+    const refetch = vi.fn();
+    renderView({ support: { ...failed<SupportInfo>('Internal Server Error'), refetch } });
+    const card = screen.getByRole('region', { name: 'Support' });
+    expect(within(card).getByRole('alert')).toHaveTextContent('Error: Internal Server Error');
+    within(card).getByRole('button', { name: 'Retry' }).click();
+    expect(refetch).toHaveBeenCalledTimes(1);
+    await screen.findByText('No licenses yet');
+  });
+
+  it('offers the activation step once subscribed, and leads with the renewal date', async () => {
+    renderView(
+      { subscriptions: ok([subscription]), paymentMethods: ok([visa]), support: ok(standard) },
+      { status: 200, body: { licenses: 1, activeNodes: 0, maxNodes: 3, atLimit: [], expiringSoon: [] } },
+    );
+    const steps = await screen.findByRole('region', { name: 'Get started' });
+    expect(within(steps).getByRole('link', { name: 'Activate a node' })).toHaveAttribute('href', '/app/licenses');
+    const subs = screen.getByRole('region', { name: 'Subscription' });
+    expect(within(subs).getByText('Renews on')).toBeInTheDocument();
+    expect(
+      within(subs).getByText(new Date(subscription.currentPeriodEnd).toLocaleDateString('en-US', { dateStyle: 'medium' })),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Standard', { exact: true })).toBeNull();
   });
 
   it('says when no release is available yet', async () => {

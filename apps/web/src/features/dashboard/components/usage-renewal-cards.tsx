@@ -1,0 +1,165 @@
+import { Fragment } from 'react';
+import { Button, Divider, Group, Progress, Stack, Text } from '@mantine/core';
+import { IconArrowRight, IconCreditCard, IconKey } from '@tabler/icons-react';
+import type { LicenseSummary, Subscription } from '@portal/contract';
+import { Link } from 'react-router';
+import { StatusBadge, type StatusTone } from '../../../components/status-badge';
+import { formatDate, formatInterval, formatMoney } from '../../../lib/format';
+import { PAGES } from '../../../lib/pages';
+import { USAGE_COLOR, usageLevel } from '../../../lib/usage';
+import { currentSubscriptions, renewalAmount } from '../dashboard-logic';
+import { DashboardCard, Figure, LoadableBody, type Loadable } from './dashboard-card';
+
+const ICON = { size: 18, stroke: 1.7 } as const;
+
+/** Nodes in use across every license: the first figure a customer looks for. */
+export function LicensesCard({ summary }: { summary: Loadable<LicenseSummary> }) {
+  return (
+    <DashboardCard
+      icon={<IconKey {...ICON} />}
+      title="Licenses"
+      link={{ label: 'Manage', to: PAGES.licenses.path }}
+      footer={
+        summary.data && summary.data.licenses > 0 ? (
+          <Text size="sm" c="dimmed">
+            {summary.data.licenses === 1 ? '1 license' : `${summary.data.licenses} licenses`}
+          </Text>
+        ) : null
+      }
+    >
+      <LoadableBody read={summary} label="Loading licenses">
+        {(data) =>
+          data.licenses === 0 ? (
+            <Stack gap={4}>
+              <Text fw={600}>No licenses yet</Text>
+              <Text size="sm" c="dimmed">
+                A license key is issued when you buy a subscription.
+              </Text>
+            </Stack>
+          ) : (
+            <NodesInUse active={data.activeNodes} max={data.maxNodes} />
+          )
+        }
+      </LoadableBody>
+    </DashboardCard>
+  );
+}
+
+function NodesInUse({ active, max }: { active: number; max: number }) {
+  const level = usageLevel(active, max);
+  const free = Math.max(0, max - active);
+  return (
+    <Stack gap="sm">
+      <Figure label="Nodes in use" value={`${active} of ${max}`} />
+      <Progress
+        value={max > 0 ? Math.min(100, (active / max) * 100) : 100}
+        color={USAGE_COLOR[level]}
+        size="md"
+        radius="xl"
+        aria-label={`${active} of ${max} nodes in use`}
+      />
+      <Text size="sm" c={level === 'full' ? 'red' : 'dimmed'} fw={level === 'full' ? 500 : undefined}>
+        {max === 0
+          ? 'No license is valid at the moment.'
+          : level === 'full'
+            ? 'At the limit: no node is free.'
+            : `${free} ${free === 1 ? 'node' : 'nodes'} free`}
+      </Text>
+    </Stack>
+  );
+}
+
+function subscriptionBadge(s: Subscription): { label: string; tone: StatusTone } {
+  if (s.cancelAtPeriodEnd) return { label: 'Cancelled', tone: 'warning' };
+  if (s.status === 'past_due') return { label: 'Payment failed', tone: 'critical' };
+  return { label: 'Active', tone: 'positive' };
+}
+
+export interface SubscriptionsCardProps {
+  subscriptions: Loadable<Subscription[]>;
+  now: Date;
+  /** Offer 'Choose a plan' here: not while the Get started steps offer it already. */
+  offerPlan: boolean;
+}
+
+/** The next renewal (or the end of a cancelled subscription) first, then what each one holds. */
+export function SubscriptionsCard({ subscriptions, now, offerPlan }: SubscriptionsCardProps) {
+  return (
+    <DashboardCard icon={<IconCreditCard {...ICON} />} title="Subscription" link={{ label: 'Billing', to: PAGES.billing.path }}>
+      <LoadableBody read={subscriptions} label="Loading subscriptions">
+        {(all) => {
+          const current = currentSubscriptions(all, now);
+          const first = current[0];
+          if (!first) return <NoSubscription offerPlan={offerPlan} />;
+          return (
+            <Stack gap="md">
+              <Figure label={first.cancelAtPeriodEnd ? 'Access until' : 'Renews on'} value={formatDate(first.currentPeriodEnd)} />
+              <Stack gap="sm">
+                {current.slice(0, 3).map((s, i) => (
+                  <Fragment key={s.stripeId}>
+                    {i > 0 ? <Divider /> : null}
+                    <SubscriptionLine subscription={s} showDate={i > 0} />
+                  </Fragment>
+                ))}
+                {current.length > 3 ? (
+                  <Text size="sm" c="dimmed">
+                    and {current.length - 3} more
+                  </Text>
+                ) : null}
+              </Stack>
+            </Stack>
+          );
+        }}
+      </LoadableBody>
+    </DashboardCard>
+  );
+}
+
+function NoSubscription({ offerPlan }: { offerPlan: boolean }) {
+  return (
+    <Stack gap="sm" align="flex-start">
+      <Stack gap={4}>
+        <Text fw={600}>No active subscription</Text>
+        <Text size="sm" c="dimmed">
+          Subscribe to get a license key, the ISO updates and standard support.
+        </Text>
+      </Stack>
+      {offerPlan ? (
+        <Button component={Link} to={PAGES.billing.path} size="sm" variant="light" rightSection={<IconArrowRight size={16} />}>
+          Choose a plan
+        </Button>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** '3 nodes · monthly', what a renewal charges, and the state; the date too when it is not the lead figure's. */
+function SubscriptionLine({ subscription: s, showDate }: { subscription: Subscription; showDate: boolean }) {
+  const badge = subscriptionBadge(s);
+  return (
+    <Stack gap={2}>
+      <Group justify="space-between" gap="xs" wrap="nowrap">
+        <Text fw={500}>
+          {s.quantity} {s.quantity === 1 ? 'node' : 'nodes'} · {formatInterval(s.interval)}
+        </Text>
+        <StatusBadge tone={badge.tone}>{badge.label}</StatusBadge>
+      </Group>
+      <Group justify="space-between" gap="xs" wrap="nowrap">
+        <Text size="sm" c="dimmed">
+          {s.cancelAtPeriodEnd
+            ? showDate
+              ? `Ends on ${formatDate(s.currentPeriodEnd)}`
+              : 'Not renewed: nothing more is charged'
+            : showDate
+              ? `Renews on ${formatDate(s.currentPeriodEnd)}`
+              : `Charged ${formatInterval(s.interval)}`}
+        </Text>
+        {s.cancelAtPeriodEnd ? null : (
+          <Text size="sm" fw={600} style={{ fontVariantNumeric: 'tabular-nums' }}>
+            {formatMoney(renewalAmount(s), s.currency)}
+          </Text>
+        )}
+      </Group>
+    </Stack>
+  );
+}
