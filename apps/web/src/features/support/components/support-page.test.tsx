@@ -85,7 +85,9 @@ describe('SupportPage', () => {
   it('shows a standard plan with its channels, hours, response targets and links, and the way to premium', async () => {
     renderPage({ status: 200, body: standard });
     expect(await screen.findByRole('heading', { name: 'Standard support' })).toBeInTheDocument();
-    expect(screen.getByText('Standard')).toBeInTheDocument();
+    // The plan's name says 'Standard' already: the badge gives its state, not the name again.
+    expect(screen.getByText('Included with your subscription')).toBeInTheDocument();
+    expect(screen.queryByText('Standard', { exact: true })).toBeNull();
     expect(screen.getByText(/You have 3 licensed nodes\. With 10 or more \(7 more\)/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /Add nodes in Billing/ })).toHaveAttribute('href', '/app/billing');
     const portal = screen.getByRole('link', { name: 'https://help.example.com' });
@@ -117,7 +119,7 @@ describe('SupportPage', () => {
   it("shows the server's error and tries again", async () => {
     const { fetch } = renderPage({ status: 500, body: { message: 'Something went wrong on our side', code: 'INTERNAL' } });
     expect(await screen.findByRole('alert')).toHaveTextContent('Error: Something went wrong on our side');
-    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     await waitFor(() => expect(fetch.calls).toHaveLength(2));
   });
 

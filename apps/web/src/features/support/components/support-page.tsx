@@ -1,5 +1,4 @@
-import type { ReactNode } from 'react';
-import { Anchor, Badge, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
+import { Anchor, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, ThemeIcon } from '@mantine/core';
 import {
   IconArrowRight,
   IconBook,
@@ -7,27 +6,29 @@ import {
   IconClock,
   IconExternalLink,
   IconHeadset,
+  IconHourglass,
   IconLifebuoy,
   IconMail,
   IconPhone,
-  IconRefresh,
   IconActivityHeartbeat,
   IconWorld,
 } from '@tabler/icons-react';
 import type { SupportInfo } from '@portal/contract';
 import { Link } from 'react-router';
+import { CardHeader } from '../../../components/card-header';
 import { ErrorDisplay } from '../../../components/error-display';
 import { PageFrame } from '../../../components/page-frame';
+import { StatusBadge, type StatusTone } from '../../../components/status-badge';
 import { PAGES } from '../../../lib/pages';
 import { useGetSupportInfoQuery } from '../api';
 
 type Channel = SupportInfo['channels'][number];
 
-/** The badge of each plan: a plan is not a status, so the accent colour for a plan and grey for none. */
-const PLAN_BADGE: Record<SupportInfo['plan'], { label: string; color?: string }> = {
-  none: { label: 'No plan', color: 'gray' },
-  standard: { label: 'Standard' },
-  premium: { label: 'Premium' },
+/** The state of the plan, by meaning: included (green) with a subscription, none (grey) without. */
+const PLAN_STATE: Record<SupportInfo['plan'], { label: string; tone: StatusTone }> = {
+  none: { label: 'No plan', tone: 'neutral' },
+  standard: { label: 'Included with your subscription', tone: 'positive' },
+  premium: { label: 'Included with your subscription', tone: 'positive' },
 };
 
 /** mailto:, tel: or the portal's address. */
@@ -48,7 +49,7 @@ function linkIcon(label: string) {
 
 /** /app/support */
 export function SupportPage() {
-  const { data, isLoading, error, refetch } = useGetSupportInfoQuery();
+  const { data, isLoading, isFetching, error, refetch } = useGetSupportInfoQuery();
   return (
     <PageFrame title={PAGES.support.title} description="How to reach us, when, and how fast we answer on your plan.">
       {data ? (
@@ -56,38 +57,23 @@ export function SupportPage() {
       ) : isLoading ? (
         <SupportSkeleton />
       ) : error ? (
-        <Paper withBorder p="lg">
-          <Stack gap="md" align="flex-start">
-            <ErrorDisplay error={error} />
-            <Button variant="light" leftSection={<IconRefresh size={16} />} onClick={() => void refetch()}>
-              Try again
-            </Button>
-          </Stack>
-        </Paper>
+        <ErrorDisplay error={error} onRetry={refetch} retrying={isFetching} />
       ) : null}
     </PageFrame>
   );
 }
 
 function SupportDetails({ info }: { info: SupportInfo }) {
-  const badge = PLAN_BADGE[info.plan];
+  const state = PLAN_STATE[info.plan];
   return (
     <Stack gap="lg">
       <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
         <Stack gap="md">
-          <Group gap="md" wrap="nowrap">
-            <ThemeIcon size={48} radius="md" variant="light" color={info.plan === 'none' ? 'gray' : undefined}>
-              <IconLifebuoy size={28} stroke={1.5} />
-            </ThemeIcon>
-            <Group gap="xs" style={{ minWidth: 0 }}>
-              <Title order={2} size="h3">
-                {info.planName}
-              </Title>
-              <Badge variant="light" color={badge.color} radius="sm" size="lg" tt="none">
-                {badge.label}
-              </Badge>
-            </Group>
-          </Group>
+          <CardHeader
+            icon={<IconLifebuoy size={18} stroke={1.7} />}
+            title={info.planName}
+            action={<StatusBadge tone={state.tone}>{state.label}</StatusBadge>}
+          />
           <Text>{info.summary}</Text>
           <PlanNextStep info={info} />
         </Stack>
@@ -96,7 +82,7 @@ function SupportDetails({ info }: { info: SupportInfo }) {
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
           <Stack gap="md">
-            <CardTitle icon={<IconHeadset size={18} stroke={1.6} />}>Contact us</CardTitle>
+            <CardHeader icon={<IconHeadset size={18} stroke={1.7} />} title="Contact us" />
             <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
               {info.channels.map((channel) => {
                 const Icon = CHANNEL_ICON[channel.kind];
@@ -127,7 +113,7 @@ function SupportDetails({ info }: { info: SupportInfo }) {
         </Paper>
         <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
           <Stack gap="md">
-            <CardTitle icon={<IconClock size={18} stroke={1.6} />}>Hours</CardTitle>
+            <CardHeader icon={<IconClock size={18} stroke={1.7} />} title="Hours" />
             <Text>{info.hours}</Text>
             <Text size="sm" c="dimmed">
               Include your license key and the version you run when you write: it lets us answer faster.
@@ -138,10 +124,11 @@ function SupportDetails({ info }: { info: SupportInfo }) {
 
       <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
         <Stack gap="md">
-          <CardTitle icon={<IconClock size={18} stroke={1.6} />}>Response times</CardTitle>
-          <Text size="sm" c="dimmed">
-            How soon we first answer a request, by how severe the problem is.
-          </Text>
+          <CardHeader
+            icon={<IconHourglass size={18} stroke={1.7} />}
+            title="Response times"
+            description="How soon we first answer a request, by how severe the problem is."
+          />
           <Table verticalSpacing="sm" horizontalSpacing="md" striped visibleFrom="sm">
             <Table.Thead>
               <Table.Tr>
@@ -183,7 +170,7 @@ function SupportDetails({ info }: { info: SupportInfo }) {
 
       <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
         <Stack gap="md">
-          <CardTitle icon={<IconBook size={18} stroke={1.6} />}>Help yourself</CardTitle>
+          <CardHeader icon={<IconBook size={18} stroke={1.7} />} title="Help yourself" />
           <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
             {info.links.map((link) => {
               const Icon = linkIcon(link.label);
@@ -258,25 +245,12 @@ function PlanNextStep({ info }: { info: SupportInfo }) {
   );
 }
 
-function CardTitle({ icon, children }: { icon: ReactNode; children: ReactNode }) {
-  return (
-    <Group gap="sm" wrap="nowrap">
-      <ThemeIcon variant="light" color="gray" radius="md">
-        {icon}
-      </ThemeIcon>
-      <Title order={2} size="h4">
-        {children}
-      </Title>
-    </Group>
-  );
-}
-
 function SupportSkeleton() {
   return (
     <Stack gap="lg" aria-busy="true" aria-label="Loading support information">
       <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
         <Group gap="md" wrap="nowrap" align="flex-start">
-          <Skeleton height={48} width={48} radius="md" />
+          <Skeleton height={32} width={32} radius="md" />
           <Stack gap={10} style={{ flex: 1 }}>
             <Skeleton height={22} width="35%" />
             <Skeleton height={12} />
