@@ -94,7 +94,14 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       ? smtpMailer(config.smtpUrl, config.mailFrom)
       : fileMailer(path.join(config.dataDir, 'outbox'), config.mailFrom, app.log));
   const limiter = overrides.limiter ?? (config.redisUrl ? redisLimiter(config.redisUrl, app.log) : memoryRateLimiter());
-  const services = createServices({ config, db: database.db, clock, log: app.log, mailer });
+  const services = createServices({
+    config,
+    db: database.db,
+    clock,
+    log: app.log,
+    mailer,
+    notifications: database.notifications,
+  });
 
   const webDist = overrides.webDist ?? WEB_DIST;
   const webBuilt = overrides.serveWeb ?? existsSync(path.join(webDist, 'index.html'));

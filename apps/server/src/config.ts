@@ -95,6 +95,8 @@ const EnvSchema = z.object({
   LICENSE_SIGNING_KEY: optionalString,
   REQUEST_TIMEOUT_MS: int(30_000, 1000),
   MAX_CONCURRENT_REQUESTS: int(512, 1),
+  /** Nodes (plus one per license) validation keeps in memory per instance; 0 reads the database every time. */
+  LICENSE_CACHE_NODES: int(2_000_000),
   METRICS_TOKEN: optionalString,
   WORKERS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
 });
@@ -184,6 +186,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       demo: e.DEMO_RELEASE ? e.DEMO_RELEASE === 'true' : !e.DATABASE_URL,
     },
     licenseSigningKey: e.LICENSE_SIGNING_KEY,
+    licenseCacheNodes: e.LICENSE_CACHE_NODES,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     maxConcurrentRequests: e.MAX_CONCURRENT_REQUESTS,
     metricsToken: e.METRICS_TOKEN,

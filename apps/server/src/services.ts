@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Db } from './db/client';
+import type { Notifications } from './db/notifications';
 import type { Clock } from './lib/clock';
 import type { Mailer } from './providers/mail/mailer';
 import { createAuditService } from './modules/audit/audit.service';
@@ -13,7 +14,15 @@ import { createBillingService } from './modules/billing/billing.service';
 import { createProductService } from './modules/products/products.service';
 import { createAccountService } from './modules/users/account.service';
 
-export type ServiceDeps = { config: Config; db: Db; clock: Clock; log: FastifyBaseLogger; mailer: Mailer };
+export type ServiceDeps = {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  mailer: Mailer;
+  /** The database's notifications (license validation keeps its state current with them). */
+  notifications?: Notifications | undefined;
+};
 
 /** Wires the domain services together; a service that needs another domain receives its service. */
 export function createServices(deps: ServiceDeps) {

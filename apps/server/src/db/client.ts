@@ -9,6 +9,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { serverRoot } from '../lib/server-root';
+import { pgliteNotifications, pgNotifications, type Notifications } from './notifications';
 import * as schema from './schema/index';
 
 export type Schema = typeof schema;
@@ -24,6 +25,8 @@ export type Database = {
   kind: 'pglite' | 'postgres';
   close: () => Promise<void>;
   ping: () => Promise<void>;
+  /** LISTEN/NOTIFY; on PostgreSQL a connection of its own, opened on the first subscription. */
+  notifications: Notifications;
 };
 
 export type OpenOptions = { databaseUrl?: string; dataDir?: string; pglite?: PGlite; poolSize?: number };
@@ -55,10 +58,15 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       await client.query('select pg_advisory_unlock(72541)').catch(() => {});
       await client.end().catch(() => {});
     }
+    const notifications = pgNotifications({ connectionString: opts.databaseUrl });
     return {
       db,
       kind: 'postgres',
-      close: () => pool.end(),
+      notifications,
+      close: async () => {
+        await notifications.close();
+        await pool.end();
+      },
       ping: async () => {
         await db.execute(sql`select 1`);
       },
@@ -73,10 +81,15 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });
   const pglite = client;
+  const notifications = pgliteNotifications(pglite);
   return {
     db,
     kind: 'pglite',
-    close: () => pglite.close(),
+    notifications,
+    close: async () => {
+      await notifications.close();
+      await pglite.close();
+    },
     ping: async () => {
       await db.execute(sql`select 1`);
     },

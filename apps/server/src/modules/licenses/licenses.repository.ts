@@ -33,7 +33,36 @@ export function prepareValidationQueries(db: Db) {
     .where(eq(licenses.key, sql.placeholder('key')))
     .limit(1)
     .prepare('licenses_validate_by_key_fingerprint');
+  // What the validation cache loads: a license with its id, its nodes, or one node of a large one.
+  const licenseByKey = db
+    .select({ id: licenses.id, ...validationColumns })
+    .from(licenses)
+    .where(eq(licenses.key, sql.placeholder('key')))
+    .limit(1)
+    .prepare('licenses_cache_by_key');
+  const nodesOf = db
+    .select({ id: nodes.id, fingerprint: nodes.fingerprint })
+    .from(nodes)
+    .where(eq(nodes.licenseId, sql.placeholder('licenseId')))
+    .prepare('licenses_cache_nodes');
+  const nodeOf = db
+    .select({ id: nodes.id })
+    .from(nodes)
+    .where(and(eq(nodes.licenseId, sql.placeholder('licenseId')), eq(nodes.fingerprint, sql.placeholder('fingerprint'))))
+    .limit(1)
+    .prepare('licenses_cache_node');
   return {
+    async licenseByKey(key: string) {
+      const [row] = await licenseByKey.execute({ key });
+      return row;
+    },
+    /** Every node of a license: fingerprint and id. */
+    nodesOf: (licenseId: string) => nodesOf.execute({ licenseId }),
+    /** The id of the node of `fingerprint` on a license, or undefined. */
+    async nodeIdOf(licenseId: string, fingerprint: string) {
+      const [row] = await nodeOf.execute({ licenseId, fingerprint });
+      return row?.id;
+    },
     /** The license of `key` and, when a fingerprint is given, the id of its node (null when not activated). */
     async findForValidation(key: string, fingerprint: string | undefined) {
       if (fingerprint === undefined) {
@@ -302,3 +331,6 @@ export const licensesRepository = {
     return { ...row, created: false };
   },
 };
+export type ValidationQueries = ReturnType<typeof prepareValidationQueries>;
+/** What validation knows of a license: its state and, for a fingerprint, the node's id (null when not activated). */
+export type ValidationRow = NonNullable<Awaited<ReturnType<ValidationQueries['findForValidation']>>>;

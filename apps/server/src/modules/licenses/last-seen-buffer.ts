@@ -1,0 +1,78 @@
+import type { Db } from '../../db/client';
+import { licensesRepository as repo, type NodeRow } from './licenses.repository';
+
+export type LastSeenBufferDeps = {
+  db: Db;
+  log: { warn: (details: Record<string, unknown>, message: string) => void };
+  /** How long validation buffers last-seen times before writing them in one statement. */
+  flushMs?: number;
+};
+
+/**
+ * Last-seen times from validation, written in batches: a busy fleet validating every minute must
+ * not turn each check into a write. Per instance; a lost batch only loses recency.
+ */
+export function createLastSeenBuffer(deps: LastSeenBufferDeps) {
+  const flushMs = deps.flushMs ?? 5_000;
+  const pending = new Map<string, Date>();
+  let timer: NodeJS.Timeout | undefined;
+  let flushing: Promise<void> = Promise.resolve();
+  let closed = false;
+
+  /** Writes every buffered time in one statement; a failed batch is kept for the next try. */
+  function flush(): Promise<void> {
+    flushing = flushing.then(async () => {
+      if (pending.size === 0) return;
+      const batch = [...pending];
+      pending.clear();
+      try {
+        await repo.updateLastSeen(deps.db, batch);
+      } catch (err) {
+        deps.log.warn({ err, nodes: batch.length }, 'could not write last-seen times; keeping them for the next flush');
+        for (const [id, at] of batch) {
+          const prev = pending.get(id);
+          if (!prev || prev < at) pending.set(id, at);
+        }
+      }
+    });
+    return flushing;
+  }
+
+  /** Notes that `nodeId` was seen at `at`; resolves at once unless the buffer is closed. */
+  function note(nodeId: string, at: Date): Promise<void> | undefined {
+    const prev = pending.get(nodeId);
+    if (!prev || prev < at) pending.set(nodeId, at);
+    // While the app closes, nothing would flush later: write before answering.
+    if (closed) return flush();
+    if (!timer) {
+      timer = setTimeout(() => {
+        timer = undefined;
+        void flush();
+      }, flushMs);
+      timer.unref();
+    }
+    return undefined;
+  }
+
+  return {
+    note,
+    flush,
+    /** The node's last-seen time, counting a buffered one not yet written. */
+    lastSeenOf(n: NodeRow): Date {
+      const p = pending.get(n.id);
+      return p && p > n.lastSeenAt ? p : n.lastSeenAt;
+    },
+    /** A released node has nothing left to update. */
+    forget(nodeId: string) {
+      pending.delete(nodeId);
+    },
+    /** Flushes pending times and stops buffering (later notes write at once); call before the database closes. */
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      await flush();
+    },
+  };
+}
+export type LastSeenBuffer = ReturnType<typeof createLastSeenBuffer>;
