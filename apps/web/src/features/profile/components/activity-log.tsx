@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Group, Pagination, Paper, Skeleton, Stack, Table, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
+import { Group, Pagination, Paper, Skeleton, Stack, Table, Text, Tooltip } from '@mantine/core';
 import {
   IconCreditCard,
   IconHistory,
@@ -12,9 +12,10 @@ import {
   type Icon,
 } from '@tabler/icons-react';
 import type { AuditEvent } from '@portal/contract';
+import { CardHeader } from '../../../components/card-header';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorDisplay } from '../../../components/error-display';
-import { formatDateTime, formatRelative } from '../../../lib/format';
+import { formatDateTime, formatRelative, localizeDates } from '../../../lib/format';
 import { useListActivityQuery } from '../api';
 
 export const ACTIVITY_PAGE_SIZE = 10;
@@ -46,7 +47,7 @@ function useNow(): Date {
 /** The activity log: when and what, newest first, a page at a time. */
 export function ActivityLog() {
   const [page, setPage] = useState(1);
-  const { data, isLoading, isFetching, error } = useListActivityQuery({ page, size: ACTIVITY_PAGE_SIZE });
+  const { data, isLoading, isFetching, error, refetch } = useListActivityQuery({ page, size: ACTIVITY_PAGE_SIZE });
   const now = useNow();
   const pages = data ? Math.max(1, Math.ceil(data.total / ACTIVITY_PAGE_SIZE)) : 1;
   const first = data && data.total > 0 ? (data.page - 1) * ACTIVITY_PAGE_SIZE + 1 : 0;
@@ -55,21 +56,14 @@ export function ActivityLog() {
   return (
     <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
       <Stack gap="md">
-        <Group gap="sm" wrap="nowrap">
-          <ThemeIcon variant="light" color="gray" radius="md">
-            <IconHistory size={18} stroke={1.6} />
-          </ThemeIcon>
-          <Stack gap={0}>
-            <Title order={2} size="h4" id="activity-title">
-              Activity
-            </Title>
-            <Text size="sm" c="dimmed">
-              Sign-ins and changes to your account, newest first.
-            </Text>
-          </Stack>
-        </Group>
+        <CardHeader
+          icon={<IconHistory size={18} stroke={1.7} />}
+          title="Activity"
+          titleId="activity-title"
+          description="Sign-ins and changes to your account, newest first."
+        />
 
-        <ErrorDisplay error={error} />
+        <ErrorDisplay error={error} onRetry={refetch} retrying={isFetching} />
 
         {isLoading ? (
           <ActivitySkeleton />
@@ -82,28 +76,27 @@ export function ActivityLog() {
           />
         ) : data ? (
           <>
-            <Table.ScrollContainer minWidth={320} type="native">
-              <Table
-                verticalSpacing="sm"
-                aria-labelledby="activity-title"
-                aria-busy={isFetching}
-                style={{ opacity: isFetching ? 0.6 : 1, transition: 'opacity 120ms ease' }}
-              >
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th scope="col" w="1%" style={{ whiteSpace: 'nowrap' }}>
-                      When
-                    </Table.Th>
-                    <Table.Th scope="col">What</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data.items.map((event) => (
-                    <ActivityRow key={event.id} event={event} now={now} />
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            {/* No scroll container: the summary wraps at word breaks, so the table fits a phone as it is. */}
+            <Table
+              verticalSpacing="sm"
+              aria-labelledby="activity-title"
+              aria-busy={isFetching}
+              style={{ opacity: isFetching ? 0.6 : 1, transition: 'opacity 120ms ease' }}
+            >
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col" w="1%" style={{ whiteSpace: 'nowrap' }}>
+                    When
+                  </Table.Th>
+                  <Table.Th scope="col">What</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {data.items.map((event) => (
+                  <ActivityRow key={event.id} event={event} now={now} />
+                ))}
+              </Table.Tbody>
+            </Table>
             <Group justify="space-between" gap="sm">
               <Text size="sm" c="dimmed">
                 {first}–{last} of {data.total}
@@ -138,9 +131,12 @@ function ActivityRow({ event, now }: { event: AuditEvent; now: Date }) {
         </Tooltip>
       </Table.Td>
       <Table.Td>
-        <Group gap="xs" wrap="nowrap">
-          <Icon size={16} stroke={1.6} aria-hidden style={{ flexShrink: 0, opacity: 0.7 }} />
-          <Text size="sm">{event.summary}</Text>
+        <Group gap="xs" wrap="nowrap" align="flex-start">
+          <Icon size={16} stroke={1.6} aria-hidden style={{ flexShrink: 0, opacity: 0.7, marginTop: 2 }} />
+          {/* Dates inside the server's sentence read in the same style and locale as every other date. */}
+          <Text size="sm" style={{ minWidth: 0, overflowWrap: 'break-word' }}>
+            {localizeDates(event.summary)}
+          </Text>
         </Group>
       </Table.Td>
     </Table.Tr>
