@@ -1,4 +1,12 @@
-import { FREE_MAIL_DOMAINS, NO_NAME } from './constants';
+import { CONFIRM_PHRASE, FREE_MAIL_DOMAINS, NO_NAME } from './constants';
+
+/**
+ * The typed confirmation of the subscription modals and of account deletion: exactly 'I confirm',
+ * compared case-insensitively, with nothing trimmed (' I confirm ' is not the phrase).
+ */
+export function isConfirmPhrase(typed: string): boolean {
+  return typed.toLowerCase() === CONFIRM_PHRASE.toLowerCase();
+}
 
 /** 'fname lname', or 'No name' when both are empty. */
 export function displayName(u: { fname?: string | null; lname?: string | null }): string {

@@ -10,7 +10,7 @@ import type {
   Subscription,
   SubscriptionStatus,
 } from '@portal/contract';
-import { TEXT } from '@portal/contract';
+import { cardBrandLabel, TEXT } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { sha256 } from '../../lib/crypto';
 import { AppError, notFound } from '../../lib/errors';
@@ -23,6 +23,12 @@ import type { AuditService } from '../audit/audit.service';
 import type { OutboxService } from '../outbox/outbox.service';
 import { formatDate, paymentFailedMail, receiptMail, subscriptionNoticeMail } from './billing-documents';
 import { billingRepository as repo, type InvoiceRow, type SubscriptionRow } from './billing.repository';
+
+/** 'Added Visa card ending in 4242' (the brand as people write it; 'Added a card ending in …' when unknown). */
+function addedCardSummary(card: { brand: string; last4: string }): string {
+  const label = cardBrandLabel(card.brand);
+  return `Added ${label === 'Card' ? 'a' : label} card ending in ${card.last4}`;
+}
 
 /**
  * What billing needs from the licenses domain. Every writing call joins our transaction, so a
@@ -401,7 +407,7 @@ export function createBillingService(deps: ServiceDeps & { audit: AuditService; 
             userId: owner.userId,
             actor: STRIPE,
             action: 'card_added',
-            summary: card ? `Added ${card.brand} card ending in ${card.last4}` : 'Added a card',
+            summary: card ? addedCardSummary(card) : 'Added a card',
             subjectType: 'payment_method',
             subjectId: pm,
           });
@@ -493,7 +499,7 @@ export function createBillingService(deps: ServiceDeps & { audit: AuditService; 
           userId: user.id,
           actor: user.email,
           action: 'card_added',
-          summary: `Added ${added.brand} card ending in ${added.last4}`,
+          summary: addedCardSummary(added),
           subjectType: 'payment_method',
           subjectId: added.id,
         });

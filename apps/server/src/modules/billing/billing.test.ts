@@ -78,6 +78,12 @@ describe('cards on the local engine', () => {
     expect((await get('/api/billing/methods', cookie)).json()).toEqual(list.json());
     expect((await get('/api/billing/methods/', other)).json()).toEqual({ items: [] });
     expect(await auditActions(t, await userIdOf(t, 'cards@example.com'))).toContain('card_added');
+    // The activity log names the brand as people write it.
+    const summaries = await t.db
+      .select({ summary: auditEvents.summary })
+      .from(auditEvents)
+      .where(and(eq(auditEvents.userId, await userIdOf(t, 'cards@example.com')), eq(auditEvents.action, 'card_added')));
+    expect(summaries.map((r) => r.summary)).toEqual(['Added Visa card ending in 4242']);
   });
 
   it('lists 401 when signed out', async () => {

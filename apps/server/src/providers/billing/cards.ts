@@ -1,5 +1,5 @@
 import { AppError } from '../../lib/errors';
-import { luhnValid } from '@portal/contract';
+import { cardBrand, luhnValid } from '@portal/contract';
 
 
 /**
@@ -37,21 +37,8 @@ export const DECLINE_MESSAGES: Record<Exclude<CardBehaviour, 'succeeds'>, string
   insufficient_funds: 'Your card has insufficient funds.',
 };
 
-/** Brand from the leading digits (IIN ranges), named as Stripe names them. */
-export function cardBrand(digits: string): string {
-  const p2 = Number(digits.slice(0, 2));
-  const p3 = Number(digits.slice(0, 3));
-  const p4 = Number(digits.slice(0, 4));
-  const p6 = Number(digits.slice(0, 6));
-  if (digits.startsWith('4')) return 'visa';
-  if ((p2 >= 51 && p2 <= 55) || (p6 >= 222100 && p6 <= 272099)) return 'mastercard';
-  if (p2 === 34 || p2 === 37) return 'amex';
-  if (p4 === 6011 || p2 === 65 || (p3 >= 644 && p3 <= 649) || (p6 >= 622126 && p6 <= 622925)) return 'discover';
-  if (p2 === 36 || p2 === 38 || p2 === 39 || (p3 >= 300 && p3 <= 305) || p4 === 3095) return 'diners';
-  if (p4 >= 3528 && p4 <= 3589) return 'jcb';
-  if (p2 === 62 || p2 === 81) return 'unionpay';
-  return 'unknown';
-}
+/** Brand from the leading digits: one rule in the contract, shared with the card form. */
+export { cardBrand };
 
 export type CardInput = { number: string; expMonth: number; expYear: number; cvc: string };
 export type CheckedCard = { brand: string; last4: string; expMonth: number; expYear: number; behaviour: CardBehaviour };
