@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateLicenseKey } from '../../src/modules/licenses/license-key';
 import {
   canConnect,
   cleanup,
@@ -60,6 +61,8 @@ describe.skipIf(!reachable && !process.env.CI)('several instances on one Postgre
       RATE_LIMIT_LINK_PER_ADDRESS: '3',
       // Every request comes from 127.0.0.1: the per-client limit would mix the tests up.
       RATE_LIMIT_AUTH: '0',
+      // The license tests poll validation many times a second.
+      RATE_LIMIT_LICENSE: '0',
     };
     // Both start at once against an empty database: one migrates under the advisory lock, the other waits.
     [a, b] = await Promise.all([startServer({ env }), startServer({ env })]);
@@ -143,5 +146,120 @@ describe.skipIf(!reachable && !process.env.CI)('several instances on one Postgre
         all.filter((m) => m.to === email),
         email,
       ).toHaveLength(n);
+  });
+
+  describe('license validation from memory, kept current by the database', () => {
+    type Validation = { valid: boolean; code: string; node?: { id: string } };
+    const validate = async (server: ServerProcess, key: string, fingerprint?: string): Promise<Validation> => {
+      const res = await request(`${server.url}/api/licenses/${key}/validate`, {
+        method: 'POST',
+        body: { ...(fingerprint ? { fingerprint } : {}), nonce: uniqueId() },
+      });
+      expect(res.status).toBe(200);
+      return res.json() as Validation;
+    };
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+    /**
+     * Validates on `server` until `expected` is answered. The bound under test: no validation that
+     * starts 1 s or more after the change committed (`committedAt`) answers the old state. (A slow
+     * machine only makes the instance read the database instead; it never lets a stale answer through.)
+     */
+    async function seenWithinBound(
+      server: ServerProcess,
+      key: string,
+      fingerprint: string | undefined,
+      expected: string,
+      committedAt: number,
+    ) {
+      for (;;) {
+        const started = performance.now();
+        const answer = await validate(server, key, fingerprint);
+        if (answer.code === expected) return;
+        expect(started - committedAt, `still ${answer.code} instead of ${expected}`).toBeLessThan(1000);
+        await sleep(10);
+      }
+    }
+
+    let cookie: string;
+    const fingerprints = ['node-1', 'node-2'];
+    let released: string;
+    let suspended: string;
+
+    beforeAll(async () => {
+      const email = address('licenses');
+      cookie = await signIn(a, email);
+      const [user] = await query<{ id: string }>(databaseUrl, 'select id from users where email = $1', [email]);
+      const issue = async () => {
+        const key = generateLicenseKey();
+        await query(
+          databaseUrl,
+          `insert into licenses (key, user_id, max_nodes, expires_at) values ($1, $2, 5, now() + interval '30 days')`,
+          [key, user!.id],
+        );
+        for (const fingerprint of fingerprints) {
+          const res = await request(`${a.url}/api/licenses/${key}/activate`, { method: 'POST', body: { fingerprint } });
+          expect(res.status).toBe(201);
+        }
+        return key;
+      };
+      released = await issue();
+      suspended = await issue();
+      // Both instances know both licenses (and hold them in memory from here on).
+      for (const server of [a, b])
+        for (const key of [released, suspended])
+          for (const fingerprint of fingerprints) expect((await validate(server, key, fingerprint)).code).toBe('VALID');
+    });
+
+    it('a node released on one instance is no longer valid on the other within 1 s', async () => {
+      const node = (await validate(b, released, 'node-1')).node!;
+      const res = await request(`${a.url}/api/licenses/${released}/nodes/${node.id}`, { method: 'DELETE', headers: { cookie } });
+      expect(res.status).toBe(204);
+      await seenWithinBound(b, released, 'node-1', 'NOT_ACTIVATED', performance.now());
+      expect((await validate(b, released, 'node-2')).code).toBe('VALID');
+    });
+
+    it('a suspension and a resume made by any statement reach both instances within 1 s', async () => {
+      await query(databaseUrl, `update licenses set status = 'suspended' where key = $1`, [suspended]);
+      let committedAt = performance.now();
+      await Promise.all([a, b].map((s) => seenWithinBound(s, suspended, 'node-1', 'SUSPENDED', committedAt)));
+      await query(databaseUrl, `update licenses set status = 'active' where key = $1`, [suspended]);
+      committedAt = performance.now();
+      await Promise.all([a, b].map((s) => seenWithinBound(s, suspended, 'node-1', 'VALID', committedAt)));
+    });
+
+    it('keeps the bound when the notification connection is killed', async () => {
+      const killed = await query<{ pid: number }>(
+        databaseUrl,
+        `select pg_terminate_backend(pid) as ok, pid from pg_stat_activity
+          where application_name = 'portal-notifications' and datname = current_database()`,
+      );
+      expect(killed.length).toBe(2);
+      // A change while the instances have no notification connection: it must still show within 1 s.
+      await query(databaseUrl, `update licenses set max_nodes = 2 where key = $1`, [suspended]);
+      const committedAt = performance.now();
+      await seenWithinBound(b, suspended, 'node-3', 'NODE_LIMIT_REACHED', committedAt);
+      // Both listen again (they reconnect by themselves), and later changes still arrive.
+      await waitFor('both instances listening again', async () => {
+        const rows = await query(
+          databaseUrl,
+          `select pid from pg_stat_activity where application_name = 'portal-notifications' and datname = current_database()`,
+        );
+        return rows.length === 2;
+      });
+      await query(databaseUrl, `update licenses set max_nodes = 5 where key = $1`, [suspended]);
+      await seenWithinBound(b, suspended, 'node-3', 'NOT_ACTIVATED', performance.now());
+    });
+
+    it('an account deleted on one instance leaves its licenses suspended on the other within 1 s', async () => {
+      const res = await request(`${a.url}/api/users/?i_want_to_delete_my_account=true`, {
+        method: 'DELETE',
+        headers: { cookie },
+      });
+      expect(res.status).toBe(204);
+      const committedAt = performance.now();
+      await seenWithinBound(b, released, 'node-2', 'SUSPENDED', committedAt);
+      await seenWithinBound(b, suspended, undefined, 'SUSPENDED', committedAt);
+    });
   });
 });
