@@ -75,7 +75,8 @@ export function LinkLanding({ linkId, brandName, onRequestNew }: LinkLandingProp
           You opened a sign-in link. Continue to finish signing in on this device.
         </Text>
         <ErrorDisplay error={error} />
-        <Button size="md" fullWidth onClick={onContinue} loading={isLoading}>
+        {/* The one thing to do on this page: focus it on arrival, so Enter continues. */}
+        <Button size="md" fullWidth onClick={onContinue} loading={isLoading} autoFocus>
           Continue to the portal
         </Button>
         <Button variant="subtle" size="sm" onClick={onRequestNew}>

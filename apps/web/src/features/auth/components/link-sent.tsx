@@ -2,6 +2,7 @@ import { Button, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconMailCheck } from '@tabler/icons-react';
 import { LOGIN_LINK_TTL_MINUTES } from '@portal/contract';
 import { ErrorDisplay } from '../../../components/error-display';
+import { useFocusOnArrival } from '../../../components/use-focus-on-arrival';
 
 export interface LinkSentProps {
   email: string;
@@ -14,17 +15,19 @@ export interface LinkSentProps {
 
 /** After a sign-in link was requested: where it went and what to do next. */
 export function LinkSent({ email, onResend, onChangeAddress, resending, resent, error }: LinkSentProps) {
+  const heading = useFocusOnArrival<HTMLHeadingElement>();
   return (
-    <Stack gap="md" align="center" ta="center">
+    <Stack gap="md" align="center" ta="center" miw={0}>
       <ThemeIcon size={56} radius="xl" variant="light">
         <IconMailCheck size={28} stroke={1.6} />
       </ThemeIcon>
-      <Title order={1} size="h3" textWrap="balance">
+      <Title order={1} size="h3" textWrap="balance" ref={heading} tabIndex={-1} style={{ outline: 'none' }}>
         Check your inbox
       </Title>
-      <Text>
+      {/* An address has no spaces to wrap at: it breaks anywhere rather than run off the card. */}
+      <Text maw="100%" style={{ overflowWrap: 'anywhere' }}>
         We sent a sign-in link to{' '}
-        <Text span fw={600}>
+        <Text span fw={600} data-testid="sent-to">
           {email}
         </Text>
         .

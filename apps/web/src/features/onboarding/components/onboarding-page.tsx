@@ -93,6 +93,8 @@ export function OnboardingPage() {
               <TextInput
                 label="First name"
                 autoComplete="given-name"
+                // The page's one job starts here: focus the first field on arrival.
+                autoFocus
                 required
                 size="md"
                 value={values.fname}
