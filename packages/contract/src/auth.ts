@@ -31,6 +31,10 @@ export const RedeemLinkResponseSchema = z.object({
 });
 export type RedeemLinkResponse = z.infer<typeof RedeemLinkResponseSchema>;
 
+/** Whom a usable link was sent to: the landing page shows it before the person continues. */
+export const LinkRecipientResponseSchema = z.object({ email: z.string() });
+export type LinkRecipientResponse = z.infer<typeof LinkRecipientResponseSchema>;
+
 export const SessionResponseSchema = z.object({ user: SessionUserSchema });
 export type SessionResponse = z.infer<typeof SessionResponseSchema>;
 

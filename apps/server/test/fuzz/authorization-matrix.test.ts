@@ -110,6 +110,7 @@ describe('the matrix', () => {
         'GET /api/config [public]',
         'POST /api/auth/link [public]',
         'GET /api/auth/link/:id [public]',
+        'GET /api/auth/recipient/:id [public]',
         'GET /api/auth/logout [public]',
         'GET /api/auth/google [public]',
         'GET /api/auth/google/ [public]',

@@ -144,6 +144,15 @@ export const ROUTES: readonly RouteEntry[] = [
     sample: () => ({ params: { id: 'A'.repeat(43) } }),
     fuzz: 'accounts',
   },
+  {
+    method: 'GET',
+    url: '/api/auth/recipient/:id',
+    access: 'public',
+    why: 'the 256-bit link secret is the credential; answers only the address of a usable link',
+    params: p(LinkIdParamsSchema, valid.linkIdParams),
+    sample: () => ({ params: { id: 'A'.repeat(43) } }),
+    fuzz: 'accounts',
+  },
   { method: 'GET', url: '/api/auth/session', access: 'session' },
   { method: 'GET', url: '/api/auth/logout', access: 'public', why: 'ends the session if there is one', destructive: true },
   ...(['/api/auth/google', '/api/auth/google/'] as const).map((url): RouteEntry => ({

@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ErrorSchema,
   LinkIdParamsSchema,
+  LinkRecipientResponseSchema,
   PublicConfigSchema,
   RedeemLinkResponseSchema,
   RequestLinkBodySchema,
@@ -10,10 +11,25 @@ import {
   SessionResponseSchema,
 } from '@portal/contract';
 import type { AppContext } from '../../app-context';
+import { AppError } from '../../lib/errors';
 import { clientKey } from '../../plugins/rate-limit';
 import { toSessionUser } from '../users/users.service';
 
 const SMALL_BODY = 16 * 1024;
+
+/**
+ * The link exchange sets the session cookie, so it runs only for the portal's own page (a
+ * same-origin fetch after the person pressed Continue). A cross-site page could otherwise send a
+ * victim's browser to the exchange of the attacker's own link and sign the victim in to the
+ * attacker's account (login CSRF). Refused before the link is looked at, so it stays usable.
+ * Clients without Fetch Metadata (curl, scripts) are not browsers a page can steer.
+ */
+function refuseUnlessOwnPage(req: FastifyRequest) {
+  const site = req.headers['sec-fetch-site'];
+  if ((site !== undefined && site !== 'same-origin') || req.headers['sec-fetch-mode'] === 'navigate') {
+    throw new AppError('CROSS_SITE_REQUEST', 'Open the sign-in link from your e-mail and press Continue on the page it opens.');
+  }
+}
 
 export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -57,18 +73,37 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   r.get(
     '/auth/link/:id',
     {
+      // HEAD must not redeem: Fastify's automatic HEAD route would run this handler.
+      exposeHeadRoute: false,
       schema: {
         tags: ['auth'],
-        summary: 'Redeem a sign-in link: starts a session',
+        summary: "Redeem a sign-in link: starts a session (only for the portal's own page, never on a navigation)",
         params: LinkIdParamsSchema,
-        response: { 200: RedeemLinkResponseSchema, 404: ErrorSchema, 410: ErrorSchema, 429: ErrorSchema },
+        response: { 200: RedeemLinkResponseSchema, 403: ErrorSchema, 404: ErrorSchema, 410: ErrorSchema, 429: ErrorSchema },
       },
     },
     async (req, reply) => {
+      refuseUnlessOwnPage(req);
       await rateLimit(`auth:client:${clientKey(req)}`, config.rateLimits.authPerMinute);
       const { user, to, sessionSecret } = await services.auth.redeemLink(req.params.id);
       cookie.set(reply, sessionSecret);
       return { user: toSessionUser(user), to };
+    },
+  );
+
+  r.get(
+    '/auth/recipient/:id',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'The address a usable sign-in link was sent to (does not use the link up)',
+        params: LinkIdParamsSchema,
+        response: { 200: LinkRecipientResponseSchema, 404: ErrorSchema, 410: ErrorSchema, 429: ErrorSchema },
+      },
+    },
+    async (req) => {
+      await rateLimit(`auth:client:${clientKey(req)}`, config.rateLimits.authPerMinute);
+      return services.auth.linkRecipient(req.params.id);
     },
   );
 

@@ -32,7 +32,6 @@ export function createAuthService(deps: AuthDeps) {
     const url = new URL('/login', deps.publicUrl);
     url.searchParams.set('link', secret);
     if (to) url.searchParams.set('to', to);
-    const mail = signInEmail({ brand: deps.brandName, url: url.toString(), minutes: LOGIN_LINK_TTL_MINUTES });
     await db.transaction(async (tx) => {
       // A newer link voids the older ones of the same address.
       await tx
@@ -46,7 +45,11 @@ export function createAuthService(deps: AuthDeps) {
         createdAt: now,
         expiresAt: new Date(now.getTime() + LOGIN_LINK_TTL_MINUTES * 60_000),
       });
-      await deps.outbox.enqueue(tx, 'email', { to: email, ...mail, logHint: `Sign-in link for ${email}: ${url.toString()}` });
+      await deps.outbox.enqueue(tx, 'email', {
+        to: email,
+        ...signInEmail({ url: url.toString(), minutes: LOGIN_LINK_TTL_MINUTES }),
+        logHint: `Sign-in link for ${email}: ${url.toString()}`,
+      });
     });
     void deps.outbox.kick();
   }
@@ -70,18 +73,41 @@ export function createAuthService(deps: AuthDeps) {
         .returning();
       if (!link) {
         const [known] = await tx.select().from(loginLinks).where(eq(loginLinks.tokenHash, tokenHash)).limit(1);
-        if (!known) throw new AppError('NOT_FOUND', 'This sign-in link is not valid. Request a new one.');
-        if (known.usedAt) throw new AppError('LINK_USED', 'This sign-in link was already used. Request a new one.');
-        if (known.voidedAt) throw new AppError('LINK_USED', 'A newer sign-in link was sent to this address. Use the latest e-mail, or request a new one.');
-        throw new AppError('LINK_EXPIRED', 'This sign-in link has expired. Request a new one.');
+        // A link that just stopped being usable (a parallel redemption, the expiry) is reported as such.
+        throw whyUnusable(known, now) ?? new AppError('LINK_USED', 'This sign-in link was already used. Request a new one.');
       }
       await tx.insert(users).values({ email: link.email, createdAt: now }).onConflictDoNothing();
-      const [user] = await tx.select().from(users).where(sql`lower(${users.email}) = ${link.email}`).limit(1);
+      const [user] = await tx
+        .select()
+        .from(users)
+        .where(sql`lower(${users.email}) = ${link.email}`)
+        .limit(1);
       if (!user) throw new AppError('INTERNAL', 'The account could not be loaded');
       const sessionSecret = await deps.sessions.create(tx, user.id, 'link');
-      await deps.audit.record(tx, { userId: user.id, actor: user.email, action: 'signed_in', summary: 'Signed in with an e-mailed link' });
+      await deps.audit.record(tx, {
+        userId: user.id,
+        actor: user.email,
+        action: 'signed_in',
+        summary: 'Signed in with an e-mailed link',
+      });
       return { user, to: link.redirectTo ?? DEFAULT_LANDING, sessionSecret };
     });
+  }
+
+  /**
+   * The address a link was sent to, without using the link up. Only a usable link answers: the
+   * holder of one could sign in as that address anyway, so showing it to them reveals nothing new.
+   */
+  async function linkRecipient(secret: string): Promise<{ email: string }> {
+    const now = clock.now();
+    const [link] = await db
+      .select()
+      .from(loginLinks)
+      .where(eq(loginLinks.tokenHash, sha256(secret)))
+      .limit(1);
+    const problem = whyUnusable(link, now);
+    if (problem) throw problem;
+    return { email: link!.email };
   }
 
   /**
@@ -159,6 +185,22 @@ export function createAuthService(deps: AuthDeps) {
     });
   }
 
-  return { requestLink, redeemLink, signInWithIdentity };
+  return { requestLink, redeemLink, linkRecipient, signInWithIdentity };
 }
 export type AuthService = ReturnType<typeof createAuthService>;
+
+type LinkRow = typeof loginLinks.$inferSelect;
+
+/** Why a link cannot be redeemed (the error to answer), or undefined when it can. */
+function whyUnusable(link: LinkRow | undefined, now: Date): AppError | undefined {
+  if (!link) return new AppError('NOT_FOUND', 'This sign-in link is not valid. Request a new one.');
+  if (link.usedAt) return new AppError('LINK_USED', 'This sign-in link was already used. Request a new one.');
+  if (link.voidedAt)
+    return new AppError(
+      'LINK_USED',
+      'A newer sign-in link was sent to this address. Use the latest e-mail, or request a new one.',
+    );
+  if (link.expiresAt.getTime() <= now.getTime())
+    return new AppError('LINK_EXPIRED', 'This sign-in link has expired. Request a new one.');
+  return undefined;
+}
