@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DownloadInfo } from '@portal/contract';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { fileDigests } from '../../db/schema/index';
+import { fileDigests, users } from '../../db/schema/index';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import {
@@ -23,6 +23,7 @@ export type ByteRange = { start: number; end: number };
 export type RangeResult = { kind: 'full' } | { kind: 'partial'; range: ByteRange } | { kind: 'unsatisfiable' };
 
 const MAX_DIGITS = 15;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * A `Range` header against a file of `size` bytes. One range is served as 206. Several ranges are
@@ -127,6 +128,13 @@ export function createDownloadService(deps: {
     return pending;
   }
 
+  async function userExists(userId: string): Promise<boolean> {
+    // Only ids this portal signed reach here; the check keeps anything else away from the uuid column.
+    if (!UUID.test(userId)) return false;
+    const [row] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).limit(1);
+    return row !== undefined;
+  }
+
   return {
     digestOf,
 
@@ -150,7 +158,9 @@ export function createDownloadService(deps: {
 
     /**
      * Checks a download URL: the signature first (403 for anything tampered or truncated, so an
-     * expiry cannot be probed), then the expiry (410), then that the file still exists (404).
+     * expiry cannot be probed), then the expiry (410), then that the account it was issued to
+     * still exists (403: a deleted account's URLs stop working at once, not at their expiry),
+     * then that the file still exists (404).
      */
     async openSigned(filename: string, q: { expires?: string | undefined; u?: string | undefined; sig?: string | undefined }) {
       const sign = await getSigner();
@@ -160,6 +170,9 @@ export function createDownloadService(deps: {
       }
       if (expires * 1000 <= clock.now().getTime()) {
         throw new AppError('LINK_EXPIRED', 'This download link has expired. Get a new one on the Download ISO page.');
+      }
+      if (!(await userExists(q.u))) {
+        throw new AppError('FORBIDDEN', 'This download link is no longer valid: its account was deleted.');
       }
       const file = await storage.find(filename);
       if (!file) throw new AppError('NOT_FOUND', 'This release is no longer available. Get a new link on the Download ISO page.');
