@@ -2,9 +2,21 @@ import { use, type ComponentType } from 'react';
 import { trackLoad } from '../lib/progress';
 
 export type LazyPage = ComponentType & {
-  /** Starts loading the code now (at most once); rendering the page waits for the same load. */
+  /** Starts loading the code now (at most once, or again after a failure and a retry). */
   preload: () => Promise<unknown>;
 };
+
+/**
+ * Bumped by `retryFailedLoads`: a page whose load failed under an older round loads again on its
+ * next use. A failed load is kept until then, so that React, which renders a failing page more
+ * than once, shows the error instead of downloading again on each render.
+ */
+let round = 0;
+
+/** Lets every page whose code failed to load (a network blip, a deploy) try again on next use. */
+export function retryFailedLoads(): void {
+  round += 1;
+}
 
 /**
  * A page or layout whose code loads on first use, with the progress bar showing meanwhile. The
@@ -13,13 +25,38 @@ export type LazyPage = ComponentType & {
  */
 export function lazyPage(load: () => Promise<ComponentType>): LazyPage {
   let loading: Promise<ComponentType> | undefined;
+  let failedIn: number | undefined;
   let loaded: ComponentType | undefined;
   let suspended = false;
-  const preload = () =>
-    (loading ??= trackLoad(load()).then((Page) => {
-      loaded = Page;
-      return Page;
-    }));
+  const preload = () => {
+    if (loading && failedIn !== undefined && failedIn !== round) {
+      loading = undefined;
+      failedIn = undefined;
+    }
+    if (loading) return loading;
+    const attempt = trackLoad(load()).then(
+      (Page) => {
+        loaded = Page;
+        return Page;
+      },
+      (error: unknown) => {
+        failedIn = round;
+        throw error;
+      },
+    );
+    // The settled state where React's use() reads it at once: a failure renders the error screen
+    // on the next render instead of suspending on a promise that has already failed.
+    void attempt.then(
+      (value) => {
+        Object.assign(attempt, { status: 'fulfilled', value });
+      },
+      (reason: unknown) => {
+        Object.assign(attempt, { status: 'rejected', reason });
+      },
+    );
+    loading = attempt;
+    return attempt;
+  };
   function LazyPage() {
     // Code that is already here renders without suspending: content that suspended on its first
     // render is revealed only after a throttle (about 300 ms in React 19). Once the page has

@@ -1,5 +1,8 @@
 import { Component, type ReactNode } from 'react';
 import type { Location } from 'react-router';
+import { retryFailedLoads } from './lazy-page';
+import { isChunkLoadError, reloadIfRedeployed } from './new-deploy';
+import { PageLoadError } from './page-load-error';
 
 interface Props {
   location: Location;
@@ -10,17 +13,17 @@ interface State {
   location: Location;
   failed: boolean;
   error: unknown;
+  /** Bumped by Try again: the page renders anew (and its code downloads again). */
+  attempt: number;
 }
 
-const grey = 'rgba(200,200,200, 0.5)';
-
 /**
- * An error while rendering a page (a page's code that failed to download, say) shows React
- * Router's default error screen, as the data router did, instead of leaving an empty window.
- * The next navigation clears it.
+ * An error while rendering a page (a page's code that failed to download, say) shows the portal's
+ * error screen with Try again, instead of an empty window. Try again and the next navigation
+ * download a failed page's code again; when a deploy replaced that code, the page reloads once.
  */
 export class RouteErrorBoundary extends Component<Props, State> {
-  override state: State = { location: this.props.location, failed: false, error: undefined };
+  override state: State = { location: this.props.location, failed: false, error: undefined, attempt: 0 };
 
   static getDerivedStateFromError(error: unknown): Partial<State> {
     return { failed: true, error };
@@ -32,19 +35,21 @@ export class RouteErrorBoundary extends Component<Props, State> {
 
   override componentDidCatch(error: unknown) {
     console.error('A page failed to render', error);
+    if (isChunkLoadError(error)) void reloadIfRedeployed();
   }
 
+  retry = () => {
+    retryFailedLoads();
+    this.setState((s) => ({ failed: false, error: undefined, attempt: s.attempt + 1 }));
+  };
+
   override render() {
-    if (!this.state.failed) return this.props.children;
-    const { error } = this.state;
-    const message = error instanceof Error ? error.message : JSON.stringify(error);
-    const stack = error instanceof Error ? error.stack : null;
-    return (
-      <>
-        <h2>Unexpected Application Error!</h2>
-        <h3 style={{ fontStyle: 'italic' }}>{message}</h3>
-        {stack ? <pre style={{ padding: '0.5rem', backgroundColor: grey }}>{stack}</pre> : null}
-      </>
-    );
+    if (!this.state.failed) return <RenderRound key={this.state.attempt}>{this.props.children}</RenderRound>;
+    return <PageLoadError key={this.state.attempt} network={isChunkLoadError(this.state.error)} onRetry={this.retry} />;
   }
+}
+
+/** Gives each attempt its own subtree, so Try again mounts the page afresh. */
+function RenderRound({ children }: { children: ReactNode }) {
+  return children;
 }

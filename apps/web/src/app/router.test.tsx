@@ -49,6 +49,19 @@ describe('routes', () => {
     expect(await screen.findByRole('button', { name: 'Send sign-in link' })).toBeInTheDocument();
   });
 
+  it('sends a guest from /app/access-control to sign in first, back to that page', async () => {
+    const { location } = await renderApp('/app/access-control', userState(null));
+    await waitFor(() => expect(location().pathname + location().search).toBe('/login?to=%2Fapp%2Faccess-control'));
+  });
+
+  it("shows a signed-in user /app/access-control in the shell as 'Coming soon'", async () => {
+    const { location } = await renderApp('/app/access-control', userState(ada));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Access Control' })).toBeInTheDocument();
+    expect(screen.getByRole('navigation', { name: 'Side menu' })).toBeInTheDocument();
+    expect(screen.getAllByText('Coming soon').length).toBeGreaterThan(1);
+    expect(location().pathname).toBe('/app/access-control');
+  });
+
   it('sends a guest from a signed-in page to /login?to=<that page>', async () => {
     const { location } = await renderApp('/app/billing', userState(null));
     await waitFor(() => expect(location().pathname + location().search).toBe('/login?to=%2Fapp%2Fbilling'));

@@ -1,6 +1,7 @@
 import { DEFAULT_LANDING } from '@portal/contract';
+import { useRef } from 'react';
 import { matchRoutes, Navigate, useLocation, useRoutes, type Location, type RouteObject } from 'react-router';
-import { lazyPage, type LazyPage } from './lazy-page';
+import { lazyPage, retryFailedLoads, type LazyPage } from './lazy-page';
 import { Root } from './root';
 import { PublicLayout } from './layouts/public-layout';
 import { OnboardingGate } from './layouts/onboarding-gate';
@@ -18,6 +19,7 @@ const DownloadIsoPage = lazyPage(
 );
 const BillingPage = lazyPage(async () => (await import('../features/billing/components/billing-page')).BillingPage);
 const ProfilePage = lazyPage(async () => (await import('../features/profile/components/profile-page')).ProfilePage);
+const AccessControlPage = lazyPage(async () => (await import('./access-control-page')).AccessControlPage);
 
 /** A route whose element is a lazily loaded page; `handle.page` lets AppRoutes start its load early. */
 function lazyRoute(page: LazyPage, route: { path?: string; index?: true; children?: RouteObject[] }): RouteObject {
@@ -53,9 +55,10 @@ export const routes: RouteObject[] = [
           lazyRoute(DownloadIsoPage, { path: 'download-iso' }),
           lazyRoute(BillingPage, { path: 'billing' }),
           lazyRoute(ProfilePage, { path: 'profile' }),
+          // A disabled menu entry, but a route of the layout: the address shows 'Coming soon'.
+          lazyRoute(AccessControlPage, { path: 'access-control' }),
         ],
       }),
-      // Any other path, /app/access-control included (a disabled menu entry, not a page).
       { path: '*', element: <Navigate to="/login" replace /> },
     ],
   },
@@ -74,10 +77,15 @@ export function preloadRoutes(location: string | Partial<Location>): Promise<unk
 /**
  * The routes in the browser (React Router's declarative mode: docs/decisions/019). The code of
  * every route the address matches starts loading at once, and an error in a page shows a message
- * rather than an empty window.
+ * rather than an empty window. A navigation downloads again the code of a page that failed.
  */
 export function AppRoutes() {
   const location = useLocation();
+  const lastKey = useRef(location.key);
+  if (lastKey.current !== location.key) {
+    lastKey.current = location.key;
+    retryFailedLoads();
+  }
   void preloadRoutes(location);
   const element = useRoutes(routes, location);
   return <RouteErrorBoundary location={location}>{element}</RouteErrorBoundary>;

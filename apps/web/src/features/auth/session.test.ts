@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeStore } from '../../app/store';
 import { createNoopSink, setAnalyticsSink } from '../../lib/analytics';
 import { ada, fakeFetch } from '../../test/render';
-import { loadSession } from './session';
+import { isSessionUnreachable, loadSession } from './session';
 
 describe('loadSession', () => {
   beforeEach(() => {
@@ -33,5 +33,33 @@ describe('loadSession', () => {
     await store.dispatch(loadSession());
     expect(store.getState().user).toEqual({ authenticated: false, checkingAuth: false, profile: null });
     expect(window.__analytics).toBeUndefined();
+    expect(isSessionUnreachable()).toBe(false);
+  });
+
+  it('keeps checking, and says the portal is unreachable, when the check answers 500; a retry that gets an answer ends it', async () => {
+    const failing = fakeFetch({
+      'GET /api/auth/session': { status: 500, body: { message: 'Something went wrong', code: 'INTERNAL' } },
+    });
+    vi.stubGlobal('fetch', failing.fn);
+    const store = makeStore();
+    await store.dispatch(loadSession());
+    expect(store.getState().user).toEqual({ authenticated: false, checkingAuth: true, profile: null });
+    expect(isSessionUnreachable()).toBe(true);
+
+    vi.stubGlobal('fetch', fakeFetch({ 'GET /api/auth/session': { status: 200, body: { user: ada } } }).fn);
+    await store.dispatch(loadSession());
+    expect(store.getState().user).toEqual({ authenticated: true, checkingAuth: false, profile: ada });
+    expect(isSessionUnreachable()).toBe(false);
+  });
+
+  it('treats no answer at all like a 500, not as signed out', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
+    );
+    const store = makeStore();
+    await store.dispatch(loadSession());
+    expect(store.getState().user.checkingAuth).toBe(true);
+    expect(isSessionUnreachable()).toBe(true);
   });
 });

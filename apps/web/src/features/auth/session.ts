@@ -5,12 +5,51 @@ import type { AppDispatch } from '../../lib/state/hooks';
 import { signedIn, signedOut } from '../../lib/state/user-slice';
 import { authApi } from './api';
 
-/** The start-up session check: GET /api/auth/session once; 200 signs in, anything else signs out. */
+/**
+ * Whether the last session check could not reach the portal (a 5xx or no answer). Kept beside the
+ * specification's user slice, not in it: the layouts keep rendering nothing while it is true.
+ */
+let unreachable = false;
+const listeners = new Set<() => void>();
+function setUnreachable(value: boolean) {
+  if (unreachable === value) return;
+  unreachable = value;
+  for (const listener of listeners) listener();
+}
+
+/** Subscribes to `isSessionUnreachable` (for useSyncExternalStore). */
+export function subscribeSessionCheck(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function isSessionUnreachable(): boolean {
+  return unreachable;
+}
+
+/** A client error (401, or another 4xx but a busy or timed-out server) is a definite "no session". */
+function refusesSession(error: unknown): boolean {
+  const status = (error as { status?: unknown } | undefined)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500 && status !== 408 && status !== 429;
+}
+
+/**
+ * The start-up session check: GET /api/auth/session; 200 signs in, 401 signs out. A 5xx, a
+ * 408 or 429, or no answer at all says nothing about the session: the check stays open and
+ * `isSessionUnreachable` turns true until a later call (a retry) gets an answer.
+ */
 export function loadSession() {
   return async (dispatch: AppDispatch): Promise<void> => {
     const result = await dispatch(authApi.endpoints.getSession.initiate(undefined, { subscribe: false, forceRefetch: true }));
-    if (result.data) dispatch(startSession(result.data.user));
-    else dispatch(signedOut());
+    if (result.data) {
+      setUnreachable(false);
+      dispatch(startSession(result.data.user));
+    } else if (refusesSession(result.error)) {
+      setUnreachable(false);
+      dispatch(signedOut());
+    } else {
+      setUnreachable(true);
+    }
   };
 }
 
