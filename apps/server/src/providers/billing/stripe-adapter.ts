@@ -458,6 +458,14 @@ export function createStripeAdapter(deps: {
             : 'The webhook signature does not match its body.',
         );
       }
+      // Stripe's library checks only the past side of the tolerance: a correctly signed event
+      // dated ahead of our clock would stay replayable until long after it was sent.
+      if (signedAt(signature) * 1000 - deps.clock.now().getTime() > WEBHOOK_TOLERANCE_SECONDS * 1000) {
+        throw new AppError(
+          'BAD_REQUEST',
+          'The webhook is from the future: its signed timestamp is more than five minutes ahead of our clock.',
+        );
+      }
       // Signed is not the same as well-formed: refuse (400, which Stripe does not retry) rather than fail on it.
       if (!StripeEventShapeSchema.safeParse(event).success) {
         throw new AppError('BAD_REQUEST', 'The webhook body is not a Stripe event.');
@@ -467,6 +475,12 @@ export function createStripeAdapter(deps: {
   };
 }
 export type StripeAdapter = ReturnType<typeof createStripeAdapter>;
+
+/** The `t=` of a Stripe-Signature header (seconds), as Stripe's library reads it; NaN when absent. */
+function signedAt(header: string): number {
+  const item = header.split(',').find((part) => part.split('=')[0] === 't');
+  return item ? Number.parseInt(item.slice(2), 10) : Number.NaN;
+}
 
 const StripeEventShapeSchema = z.object({
   id: z.string().min(1).max(255),
