@@ -152,7 +152,7 @@ function SubscriptionLine({ subscription: s, showDate }: { subscription: Subscri
               : 'Not renewed: nothing more is charged'
             : showDate
               ? `Renews on ${formatDate(s.currentPeriodEnd)}`
-              : `Charged ${formatInterval(s.interval)}`}
+              : 'Next charge'}
         </Text>
         {s.cancelAtPeriodEnd ? null : (
           <Text size="sm" fw={600} style={{ fontVariantNumeric: 'tabular-nums' }}>

@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, ThemeIcon } from '@mantine/core';
+import { Anchor, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
 import {
   IconArrowRight,
   IconBook,
@@ -79,10 +79,11 @@ function SupportDetails({ info }: { info: SupportInfo }) {
         </Stack>
       </Paper>
 
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-        <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
-          <Stack gap="md">
-            <CardHeader icon={<IconHeadset size={18} stroke={1.7} />} title="Contact us" />
+      {/* Channels and hours in one card: two cards side by side would leave one half empty. */}
+      <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
+        <Stack gap="md">
+          <CardHeader icon={<IconHeadset size={18} stroke={1.7} />} title="Contact us" />
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xl" verticalSpacing="lg">
             <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
               {info.channels.map((channel) => {
                 const Icon = CHANNEL_ICON[channel.kind];
@@ -109,18 +110,21 @@ function SupportDetails({ info }: { info: SupportInfo }) {
                 );
               })}
             </Stack>
-          </Stack>
-        </Paper>
-        <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
-          <Stack gap="md">
-            <CardHeader icon={<IconClock size={18} stroke={1.7} />} title="Hours" />
-            <Text>{info.hours}</Text>
-            <Text size="sm" c="dimmed">
-              Include your license key and the version you run when you write: it lets us answer faster.
-            </Text>
-          </Stack>
-        </Paper>
-      </SimpleGrid>
+            <Stack gap={6}>
+              <Group gap={8} wrap="nowrap">
+                <IconClock size={18} stroke={1.6} aria-hidden style={{ flexShrink: 0, opacity: 0.7 }} />
+                <Title order={3} size="h6">
+                  Hours
+                </Title>
+              </Group>
+              <Text>{info.hours}</Text>
+              <Text size="sm" c="dimmed">
+                Include your license key and the version you run when you write: it lets us answer faster.
+              </Text>
+            </Stack>
+          </SimpleGrid>
+        </Stack>
+      </Paper>
 
       <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
         <Stack gap="md">
