@@ -42,6 +42,8 @@ export type AppOverrides = {
   clock?: Clock;
   limiter?: RateLimiter;
   logger?: FastifyServerOptions['logger'];
+  /** Where the default logger writes (server.ts: a LogOutput that never blocks); default: stdout. */
+  logStream?: { write(line: string): unknown };
   /** Serve the built web app (default: when its index.html exists). */
   serveWeb?: boolean;
   /** Folder of the built web app (default: apps/web/dist). */
@@ -54,6 +56,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const app = Fastify({
     logger: overrides.logger ?? {
       level: config.logLevel,
+      ...(overrides.logStream && { stream: overrides.logStream }),
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
       serializers: {
         // Sign-in link ids and download signatures are secrets: keep them out of the logs.

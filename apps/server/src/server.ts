@@ -1,6 +1,14 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { lockDataDir } from './lib/data-dir-lock';
+import { startBanner } from './lib/log-banner';
+import { LogOutput, wantsReadableLogs } from './lib/log-output';
+import { prettyFormatter } from './lib/log-pretty';
+
+/** How long a shutdown may take before the process exits anyway (orchestrators wait longer). */
+const GRACE_MS = 10_000;
+/** Of the grace period, how long the last log lines may take to reach a reader on the way out. */
+const FINAL_FLUSH_MS = 1_000;
 
 /** Entry point: configuration -> app -> listen -> graceful close on SIGTERM/SIGINT. */
 async function main() {
@@ -15,23 +23,33 @@ async function main() {
     }
     throw err;
   }
+  const readable = wantsReadableLogs(process.stdout);
+  const colors = readable && !process.env.NO_COLOR;
+  if (readable) {
+    // Node writes to a terminal synchronously; a paused one (Ctrl-S) would stop the event loop.
+    (process.stdout as { _handle?: { setBlocking?: (blocking: boolean) => void } })._handle?.setBlocking?.(false);
+  }
+  const output = new LogOutput({ stream: process.stdout, format: readable ? prettyFormatter({ colors }) : undefined });
   const unlock = config.databaseUrl ? () => {} : lockDataDir(config.dataDir);
-  const app = await buildApp(config);
+  const app = await buildApp(config, { logStream: output });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info(`${signal} received: finishing in-flight requests`);
+    // Nothing on the way out may block the event loop, so this timer always gets to run.
     const force = setTimeout(() => {
-      app.log.error('shutdown took longer than 10 s, exiting');
+      app.log.error(`shutdown took longer than ${GRACE_MS / 1000} s, exiting`);
       process.exit(1);
-    }, 10_000);
+    }, GRACE_MS);
     force.unref();
     try {
       await app.close();
     } finally {
       unlock();
     }
+    // The last lines, unless the log reader has stalled or gone.
+    await output.flush(FINAL_FLUSH_MS);
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
@@ -42,12 +60,16 @@ async function main() {
     unlock();
     throw err;
   }
-  const mode = [
-    config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}/db`,
-    config.smtpUrl ? 'SMTP mail' : `mail to ${config.dataDir}/outbox`,
-    config.stripe ? 'Stripe billing' : 'local billing engine',
-  ].join(', ');
-  app.log.info(`Portal ready at ${config.publicUrl} in ${Math.round(performance.now() - started)} ms (${mode})`);
+  const startedInMs = Math.round(performance.now() - started);
+  if (readable) output.print(startBanner(config, startedInMs, colors));
+  else {
+    const mode = [
+      config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}/db`,
+      config.smtpUrl ? 'SMTP mail' : `mail to ${config.dataDir}/outbox`,
+      config.stripe ? 'Stripe billing' : 'local billing engine',
+    ].join(', ');
+    app.log.info(`Portal ready at ${config.publicUrl} in ${startedInMs} ms (${mode})`);
+  }
   if (process.send) process.send({ ready: true, url: config.publicUrl });
 }
 

@@ -45,6 +45,28 @@ export async function cleanup() {
   for (const release of resources.splice(0).reverse()) await release().catch(() => {});
 }
 
+/** Registers a process (or anything else) that `cleanup()` must end. */
+export function track(stop: () => Promise<void>, done: Promise<unknown>) {
+  processes.add(stop);
+  void done.then(() => processes.delete(stop));
+}
+
+/** The processes of process group `pgid` that still run (zombies, which have finished, are left out). Linux. */
+export function liveProcessesInGroup(pgid: number): number[] {
+  const live: number[] = [];
+  for (const d of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      // /proc/<pid>/stat: "pid (comm) state ppid pgrp ..."; comm may hold spaces, so split after ')'.
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(pgrp) === pgid && state !== 'Z' && state !== 'X') live.push(Number(d));
+    } catch {
+      // gone while we looked
+    }
+  }
+  return live;
+}
+
 export const tempDir = (prefix: string) => {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
   resources.push(async () => rmSync(dir, { recursive: true, force: true }));
@@ -106,7 +128,12 @@ export class ServerProcess {
   output = '';
   private exit: Exit | undefined;
 
-  private constructor(readonly options: Required<Omit<ServerOptions, 'env' | 'entry'>> & { env: Record<string, string>; entry: 'source' | 'bundle' }) {
+  private constructor(
+    readonly options: Required<Omit<ServerOptions, 'env' | 'entry'>> & {
+      env: Record<string, string>;
+      entry: 'source' | 'bundle';
+    },
+  ) {
     this.url = `http://localhost:${options.port}`;
     const env: Record<string, string> = {
       // Nothing of the caller's configuration leaks in: only what a shell needs, then ours.
