@@ -46,12 +46,15 @@ export function lazyPage(load: () => Promise<ComponentType>): LazyPage {
     );
     // The settled state where React's use() reads it at once: a failure renders the error screen
     // on the next render instead of suspending on a promise that has already failed.
+    const state = attempt as typeof attempt & { status?: string; value?: ComponentType; reason?: unknown };
     void attempt.then(
       (value) => {
-        Object.assign(attempt, { status: 'fulfilled', value });
+        state.status = 'fulfilled';
+        state.value = value;
       },
       (reason: unknown) => {
-        Object.assign(attempt, { status: 'rejected', reason });
+        state.status = 'rejected';
+        state.reason = reason;
       },
     );
     loading = attempt;
