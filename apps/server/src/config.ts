@@ -68,6 +68,10 @@ const EnvSchema = z.object({
   STRIPE_PRICE_YEAR: optionalString,
   BRAND_NAME: z.string().default('Customer Portal'),
   BRAND_LOGO_URL: optionalString,
+  BRAND_ACCENT_COLOR: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour as #rrggbb, for example #3d52d2')
+    .default('#3d52d2'),
   DOCS_URL: url(['http:', 'https:']).transform((v) => v ?? 'https://docs.example.com'),
   PRODUCT_NAME: z.string().default('PCE'),
   SUPPORT_EMAIL: z.string().default('support@example.com'),
@@ -159,6 +163,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     brand: {
       name: e.BRAND_NAME,
       logoUrl: e.BRAND_LOGO_URL,
+      /** The e-mails' accent (buttons, the brand mark); the web app's is VITE_ACCENT_COLOR. */
+      accentColor: e.BRAND_ACCENT_COLOR,
       docsUrl: e.DOCS_URL,
       productName: e.PRODUCT_NAME,
     },

@@ -8,6 +8,7 @@ import { createAuditService } from './modules/audit/audit.service';
 import { createAuthService } from './modules/auth/auth.service';
 import { createSessionService } from './modules/auth/sessions';
 import { createOutboxService } from './modules/outbox/outbox.service';
+import { renderEmailJob } from './modules/email/render';
 import { createUserService } from './modules/users/users.service';
 import { createLicenseService } from './modules/licenses/licenses.service';
 import { createBillingService } from './modules/billing/billing.service';
@@ -29,8 +30,11 @@ export function createServices(deps: ServiceDeps) {
   const { config, db, clock, log, mailer } = deps;
   const audit = createAuditService({ db, clock });
   const outbox = createOutboxService({ db, clock, log });
+  // E-mails are rendered when sent, in the brand's one layout (see modules/email).
+  const { name, logoUrl, accentColor: accent } = config.brand;
+  const emailLook = { name, logoUrl, accent, publicUrl: config.publicUrl };
   outbox.on('email', async (p) => {
-    await mailer.send(p as unknown as Parameters<Mailer['send']>[0]);
+    await mailer.send(await renderEmailJob(p, emailLook));
   });
   const sessions = createSessionService({ db, clock, ...config.session });
   const users = createUserService({ db, clock, audit });

@@ -1,10 +1,12 @@
 import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import type { z } from 'zod';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client';
 import { outbox } from '../../db/schema/index';
 import type { Clock } from '../../lib/clock';
+import { JOBS, type JobMap, type Jobs } from './jobs';
 
-export type OutboxHandler = (payload: Record<string, unknown>) => Promise<void>;
+export type OutboxHandler<M extends JobMap, K extends keyof M> = (payload: z.output<M[K]>) => Promise<void>;
 
 const LEASE_MS = 60_000;
 const MAX_ATTEMPTS = 12;
@@ -13,15 +15,21 @@ const MAX_ATTEMPTS = 12;
  * The transactional outbox: `enqueue` in the same transaction as the change; the worker claims due
  * rows with a lease (SKIP LOCKED), runs their handler and marks them done, so a crash between commit
  * and send neither loses nor doubles a message, and several instances never run one row twice.
+ * The kinds and their payloads are one typed map (`jobs.ts`); tests may pass a map of their own.
  */
-export function createOutboxService(deps: { db: Db; clock: Clock; log: FastifyBaseLogger }) {
-  const handlers = new Map<string, OutboxHandler>();
+export function createOutboxService<M extends JobMap = Jobs>(deps: { db: Db; clock: Clock; log: FastifyBaseLogger; jobs?: M }) {
+  const jobs = (deps.jobs ?? JOBS) as M;
+  const handlers = new Map<string, (payload: unknown) => Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
   let stopped = false;
 
-  async function enqueue(tx: Tx, kind: string, payload: Record<string, unknown>) {
-    await tx.insert(outbox).values({ kind, payload, availableAt: deps.clock.now() });
+  /** Queues `kind` in the caller's transaction; a payload its schema refuses throws before the insert. */
+  async function enqueue<K extends keyof M & string>(tx: Tx, kind: K, payload: z.input<M[K]>) {
+    const parsed = jobs[kind]!.safeParse(payload);
+    if (!parsed.success) throw new Error(`invalid ${kind} job: ${parsed.error.message}`);
+    // The input is stored (not the parsed output), so the handler's parse sees what was enqueued.
+    await tx.insert(outbox).values({ kind, payload: payload as Record<string, unknown>, availableAt: deps.clock.now() });
   }
 
   async function claim(limit: number) {
@@ -38,7 +46,12 @@ export function createOutboxService(deps: { db: Db; clock: Clock; log: FastifyBa
       return tx
         .update(outbox)
         .set({ availableAt: new Date(now.getTime() + LEASE_MS), attempts: sql`${outbox.attempts} + 1` })
-        .where(inArray(outbox.id, due.map((d) => d.id)))
+        .where(
+          inArray(
+            outbox.id,
+            due.map((d) => d.id),
+          ),
+        )
         .returning();
     });
   }
@@ -53,9 +66,14 @@ export function createOutboxService(deps: { db: Db; clock: Clock; log: FastifyBa
         const handler = handlers.get(row.kind);
         try {
           if (!handler) throw new Error(`no outbox handler for ${row.kind}`);
-          await handler(row.payload);
+          const schema = jobs[row.kind];
+          if (!schema) throw new Error(`unknown outbox job kind ${row.kind}`);
+          await handler(schema.parse(row.payload));
           // The payload may hold a secret (a sign-in link): keep no copy once delivered.
-          await deps.db.update(outbox).set({ doneAt: deps.clock.now(), payload: {}, lastError: null }).where(eq(outbox.id, row.id));
+          await deps.db
+            .update(outbox)
+            .set({ doneAt: deps.clock.now(), payload: {}, lastError: null })
+            .where(eq(outbox.id, row.id));
           handled++;
         } catch (err) {
           const failed = row.attempts >= MAX_ATTEMPTS;
@@ -105,14 +123,17 @@ export function createOutboxService(deps: { db: Db; clock: Clock; log: FastifyBa
   }
 
   return {
-    on(kind: string, handler: OutboxHandler) {
-      handlers.set(kind, handler);
+    on<K extends keyof M & string>(kind: K, handler: OutboxHandler<M, K>) {
+      handlers.set(kind, handler as (payload: unknown) => Promise<void>);
     },
     enqueue,
     kick,
     drain,
     async pending() {
-      const [row] = await deps.db.select({ n: sql<number>`count(*)::int` }).from(outbox).where(isNull(outbox.doneAt));
+      const [row] = await deps.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(outbox)
+        .where(isNull(outbox.doneAt));
       return row?.n ?? 0;
     },
     start(intervalMs = 2000) {

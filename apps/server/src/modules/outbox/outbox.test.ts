@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { outbox as outboxTable } from '../../db/schema/index';
 import { buildTestApp, type TestApp } from '../../../test/helpers';
+import { createOutboxService } from './outbox.service';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -7,17 +10,26 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** Kinds of this file only, on a second outbox over the same database (the app's is not kicked here). */
+const TEST_JOBS = {
+  'test.count': z.object({ n: z.number().int() }),
+  'test.secret': z.object({ link: z.string().url() }),
+  'test.flaky': z.object({}),
+  'test.dated': z.object({ at: z.iso.datetime().transform((s) => new Date(s)) }),
+};
+const testOutbox = () => createOutboxService({ db: t.db, clock: t.clock, log: t.app.log, jobs: TEST_JOBS });
+
 describe('outbox', () => {
   it('delivers a row committed while a drain is finishing, without waiting for the next poll', async () => {
-    const outbox = t.app.ctx.services.outbox;
+    const outbox = testOutbox();
     const seen: string[] = [];
-    outbox.on('test', async (p) => {
+    outbox.on('test.count', async (p) => {
       seen.push(String(p.n));
     });
     for (let i = 0; i < 20; i++) {
       // A drain is under way (it finds nothing) when the next change commits and kicks.
       const first = outbox.kick();
-      await outbox.enqueue(t.db, 'test', { n: i });
+      await outbox.enqueue(t.db, 'test.count', { n: i });
       const second = outbox.kick();
       await Promise.all([first, second]);
       expect(seen, `row ${i}`).toContain(String(i));
@@ -25,22 +37,22 @@ describe('outbox', () => {
   });
 
   it('marks delivered rows done and blanks their payload', async () => {
-    const outbox = t.app.ctx.services.outbox;
-    outbox.on('secret', async () => {});
-    await outbox.enqueue(t.db, 'secret', { link: 'https://example.com/login?link=abc' });
+    const outbox = testOutbox();
+    outbox.on('test.secret', async () => {});
+    await outbox.enqueue(t.db, 'test.secret', { link: 'https://example.com/login?link=abc' });
     await outbox.kick();
     expect(await outbox.pending()).toBe(0);
     const rows = await t.db.query.outbox.findMany();
-    expect(rows.filter((r) => r.kind === 'secret').map((r) => r.payload)).toEqual([{}]);
+    expect(rows.filter((r) => r.kind === 'test.secret').map((r) => r.payload)).toEqual([{}]);
   });
 
   it('retries a failed delivery later with back-off', async () => {
-    const outbox = t.app.ctx.services.outbox;
+    const outbox = testOutbox();
     let calls = 0;
-    outbox.on('flaky', async () => {
+    outbox.on('test.flaky', async () => {
       if (++calls === 1) throw new Error('smtp down');
     });
-    await outbox.enqueue(t.db, 'flaky', {});
+    await outbox.enqueue(t.db, 'test.flaky', {});
     await outbox.kick();
     expect(calls).toBe(1);
     expect(await outbox.pending()).toBe(1);
@@ -48,5 +60,70 @@ describe('outbox', () => {
     await outbox.kick();
     expect(calls).toBe(2);
     expect(await outbox.pending()).toBe(0);
+  });
+});
+
+describe('typed jobs', () => {
+  it('types enqueue and handlers by the job map: an unknown kind or a wrong payload does not compile', async () => {
+    const outbox = testOutbox();
+    const compileOnly = async () => {
+      // @ts-expect-error an unknown kind is a type error
+      await outbox.enqueue(t.db, 'test.unknown', {});
+      // @ts-expect-error the payload must match the kind's schema
+      await outbox.enqueue(t.db, 'test.count', { n: 'one' });
+      // @ts-expect-error a handler for an unknown kind is a type error
+      outbox.on('test.unknown', async () => {});
+      const app = t.app.ctx.services.outbox;
+      // @ts-expect-error the application's map has no such kind either
+      await app.enqueue(t.db, 'mail', {});
+      // @ts-expect-error an e-mail names a template the map knows, with that template's data
+      await app.enqueue(t.db, 'email', { to: 'a@example.com', template: 'receipt', data: { url: 'https://x.test' } });
+    };
+    expect(compileOnly).toBeTypeOf('function');
+  });
+
+  it('refuses a payload its schema refuses when enqueued, and writes nothing', async () => {
+    const outbox = testOutbox();
+    const before = (await t.db.select().from(outboxTable)).length;
+    await expect(outbox.enqueue(t.db, 'test.count', { n: 1.5 })).rejects.toThrow(/invalid test\.count job/);
+    expect(await t.db.select().from(outboxTable)).toHaveLength(before);
+  });
+
+  it('hands the handler the parsed payload (a date string becomes a Date)', async () => {
+    const outbox = testOutbox();
+    const got: Date[] = [];
+    outbox.on('test.dated', async (p) => {
+      got.push(p.at);
+    });
+    await outbox.enqueue(t.db, 'test.dated', { at: '2026-01-02T03:04:05.000Z' });
+    await outbox.kick();
+    expect(got.map((d) => d.toISOString())).toEqual(['2026-01-02T03:04:05.000Z']);
+  });
+
+  it('keeps a row whose stored payload no longer parses (retried, never handed over half-read)', async () => {
+    const outbox = testOutbox();
+    const seen: unknown[] = [];
+    outbox.on('test.count', async (p) => {
+      seen.push(p);
+    });
+    await t.db.insert(outboxTable).values({ kind: 'test.count', payload: { n: 'x' }, availableAt: t.clock.now() });
+    await outbox.kick();
+    expect(seen).toEqual([]);
+    const [row] = (await t.db.query.outbox.findMany()).filter((r) => r.kind === 'test.count' && r.doneAt === null);
+    expect(row?.lastError).toMatch(/n/);
+    await t.db.delete(outboxTable);
+  });
+
+  it('sends an e-mail queued as a rendered message by an earlier release (rows already in a database)', async () => {
+    const outbox = t.app.ctx.services.outbox;
+    await t.db.insert(outboxTable).values({
+      kind: 'email',
+      payload: { to: 'old@example.com', subject: 'Queued before', text: 'plain', html: '<p>plain</p>' },
+      availableAt: t.clock.now(),
+    });
+    await outbox.kick();
+    expect(t.mailer.messages.filter((m) => m.to === 'old@example.com')).toEqual([
+      { to: 'old@example.com', subject: 'Queued before', text: 'plain', html: '<p>plain</p>' },
+    ]);
   });
 });
