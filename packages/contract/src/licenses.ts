@@ -106,7 +106,12 @@ export const ActivateResponseSchema = z.object({ node: NodeSchema, license: Lice
 
 export const ValidateBodySchema = z.strictObject({
   fingerprint: FingerprintSchema.optional(),
-  nonce: z.string({ error: 'The nonce must be text' }).max(128, 'A nonce can be at most 128 characters').optional(),
+  // Echoed in the signed answer: the storable-text rules apply (no NUL, no lone surrogates).
+  nonce: z
+    .string({ error: 'The nonce must be text' })
+    .max(128, 'A nonce can be at most 128 characters')
+    .refine(isStorableText, STORABLE_TEXT_MESSAGE)
+    .optional(),
 });
 export type ValidateBody = z.input<typeof ValidateBodySchema>;
 

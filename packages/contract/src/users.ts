@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { NAME_MAX_LENGTH } from './constants';
 import { SessionUserSchema } from './auth';
-import { isStorableText, pageOf, STORABLE_TEXT_MESSAGE } from './common';
+import { isStorableText, isVisibleText, pageOf, STORABLE_TEXT_MESSAGE, VISIBLE_TEXT_MESSAGE } from './common';
 
 const name = (label: string) =>
   z
@@ -9,7 +9,8 @@ const name = (label: string) =>
     .trim()
     .min(1, `Enter your ${label}`)
     .max(NAME_MAX_LENGTH, `Your ${label} can be at most ${NAME_MAX_LENGTH} characters`)
-    .refine(isStorableText, STORABLE_TEXT_MESSAGE);
+    .refine(isStorableText, STORABLE_TEXT_MESSAGE)
+    .refine(isVisibleText, VISIBLE_TEXT_MESSAGE);
 
 export const ProfileFieldsSchema = z.strictObject({
   fname: name('first name'),
@@ -19,6 +20,7 @@ export const ProfileFieldsSchema = z.strictObject({
     .trim()
     .max(NAME_MAX_LENGTH, `The company name can be at most ${NAME_MAX_LENGTH} characters`)
     .refine(isStorableText, STORABLE_TEXT_MESSAGE)
+    .refine(isVisibleText, VISIBLE_TEXT_MESSAGE)
     .optional(),
 });
 
