@@ -142,7 +142,7 @@ describe('DownloadIsoPage', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Error: The download is temporarily unavailable. Please try again later.',
     );
-    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     await waitFor(() => expect(fetch.calls.length).toBe(2));
   });
 

@@ -89,14 +89,7 @@ export function DownloadIsoPage() {
             }
           />
         ) : (
-          <Paper withBorder p="lg">
-            <Stack gap="md" align="flex-start">
-              <ErrorDisplay error={base.error} />
-              <Button variant="light" leftSection={<IconRefresh size={16} />} onClick={() => void base.refetch()}>
-                Try again
-              </Button>
-            </Stack>
-          </Paper>
+          <ErrorDisplay error={base.error} onRetry={base.refetch} retrying={base.isFetching} />
         )
       ) : null}
     </PageFrame>

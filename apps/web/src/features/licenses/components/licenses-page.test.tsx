@@ -122,7 +122,7 @@ describe('LicensesPage', () => {
     expect(await screen.findByText('Expires in 5 days')).toHaveAttribute('data-tone', 'warn');
   });
 
-  it("shows the empty state with the way to buy a license in Billing", async () => {
+  it('shows the empty state with the way to buy a license in Billing', async () => {
     renderPage({ 'GET /api/licenses/': listAnswer([]) });
     expect(await screen.findByText('No licenses yet')).toBeInTheDocument();
     const link = screen.getByRole('link', { name: 'Subscribe in Billing' });
@@ -133,10 +133,13 @@ describe('LicensesPage', () => {
 
   it('shows the shared error display and tries again', async () => {
     const { fetch } = renderPage({
-      'GET /api/licenses/': { status: 503, body: { message: 'The portal is busy, try again shortly', code: 'SERVICE_UNAVAILABLE' } },
+      'GET /api/licenses/': {
+        status: 503,
+        body: { message: 'The portal is busy, try again shortly', code: 'SERVICE_UNAVAILABLE' },
+      },
     });
     expect(await screen.findByRole('alert')).toHaveTextContent('Error: The portal is busy, try again shortly');
-    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     await waitFor(() => expect(fetch.calls.filter((c) => c.path.startsWith('/api/licenses/')).length).toBe(2));
   });
 
@@ -264,7 +267,9 @@ describe('a license opened', () => {
 
     await userEvent.type(within(drawer).getByLabelText('Fingerprint'), 'has space');
     await userEvent.click(within(drawer).getByRole('button', { name: 'Check again' }));
-    expect(await within(drawer).findByText('A fingerprint may only contain printable characters without spaces')).toBeInTheDocument();
+    expect(
+      await within(drawer).findByText('A fingerprint may only contain printable characters without spaces'),
+    ).toBeInTheDocument();
     expect(fetch.calls.filter((c) => c.method === 'POST')).toHaveLength(1);
 
     await userEvent.clear(within(drawer).getByLabelText('Fingerprint'));
@@ -337,7 +342,10 @@ describe('a license opened', () => {
   it('shows a failed release in the confirmation', async () => {
     renderPage({
       ...base,
-      [`DELETE ${nodesPath}/b2`]: { status: 404, body: { message: 'This node was not found on this license', code: 'NOT_FOUND' } },
+      [`DELETE ${nodesPath}/b2`]: {
+        status: 404,
+        body: { message: 'This node was not found on this license', code: 'NOT_FOUND' },
+      },
     });
     const drawer = await openLicense();
     await within(drawer).findByRole('table', { name: 'Nodes' });
@@ -350,7 +358,10 @@ describe('a license opened', () => {
   it('downloads the signed license file under its name', async () => {
     const file = `${JSON.stringify({ license: { key: KEY_A }, keyId: 'k', algorithm: 'Ed25519', signature: 's' }, null, 2)}\n`;
     const created: Blob[] = [];
-    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: (b: Blob) => (created.push(b), 'blob:license'), revokeObjectURL: vi.fn() }));
+    vi.stubGlobal(
+      'URL',
+      Object.assign(URL, { createObjectURL: (b: Blob) => (created.push(b), 'blob:license'), revokeObjectURL: vi.fn() }),
+    );
     const clicks: Array<{ href: string; download: string }> = [];
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
       clicks.push({ href: this.href, download: this.download });

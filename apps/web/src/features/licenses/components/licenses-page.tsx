@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Button, Group, Paper, Stack } from '@mantine/core';
+import { Button, Stack } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconCreditCard, IconKey } from '@tabler/icons-react';
 import { LicenseKeySchema, type License } from '@portal/contract';
@@ -69,7 +69,7 @@ export function LicensesPage() {
   const compact = useMediaQuery(COMPACT_QUERY, undefined, { getInitialValueInEffect: false });
   const highlight = useHighlightFromUrl();
   const highlightRef = useScrollToHighlight(highlight);
-  const { data, currentData, error, isLoading, refetch } = useListLicensesQuery({ page, size: LICENSES_PAGE_SIZE });
+  const { data, currentData, error, isLoading, isFetching, refetch } = useListLicensesQuery({ page, size: LICENSES_PAGE_SIZE });
 
   const setParam = (name: string, value: string | null) =>
     setParams(
@@ -90,7 +90,8 @@ export function LicensesPage() {
   }, [open]);
 
   // A page past the end (fewer licenses than before, or an edited address) shows the last one.
-  const fallbackPage = currentData && currentData.items.length === 0 && page > 1 ? lastPage(currentData.total, LICENSES_PAGE_SIZE) : null;
+  const fallbackPage =
+    currentData && currentData.items.length === 0 && page > 1 ? lastPage(currentData.total, LICENSES_PAGE_SIZE) : null;
   useEffect(() => {
     if (fallbackPage !== null && fallbackPage !== page) {
       setParams(
@@ -109,16 +110,7 @@ export function LicensesPage() {
   if (isLoading) {
     content = <LicensesTableSkeleton />;
   } else if (!data) {
-    content = (
-      <Paper withBorder p="lg">
-        <Group justify="space-between" gap="md">
-          <ErrorDisplay error={error} />
-          <Button variant="default" onClick={() => void refetch()}>
-            Try again
-          </Button>
-        </Group>
-      </Paper>
-    );
+    content = <ErrorDisplay error={error} onRetry={refetch} retrying={isFetching} />;
   } else if (data.total === 0) {
     content = (
       <EmptyState
@@ -135,7 +127,7 @@ export function LicensesPage() {
   } else {
     content = (
       <Stack gap="sm">
-        {error ? <ErrorDisplay error={error} /> : null}
+        {error ? <ErrorDisplay error={error} onRetry={refetch} retrying={isFetching} /> : null}
         <LicensesTable
           licenses={data.items}
           highlight={highlight}
@@ -168,12 +160,7 @@ export function LicensesPage() {
       }
     >
       {content}
-      <LicenseDrawer
-        license={open ?? shown}
-        opened={open !== null}
-        onClose={() => setParam('license', null)}
-        compact={compact}
-      />
+      <LicenseDrawer license={open ?? shown} opened={open !== null} onClose={() => setParam('license', null)} compact={compact} />
     </PageFrame>
   );
 }

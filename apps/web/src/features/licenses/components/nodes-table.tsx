@@ -96,7 +96,7 @@ function ReleaseButton({ node, onRelease }: { node: LicenseNode; onRelease: (nod
 /** The nodes of one license: who they are, when activated and last seen, stale ones marked; release with a confirmation. */
 export function NodesSection({ licenseKey, compact }: { licenseKey: string; compact: boolean }) {
   const [page, setPage] = useState(1);
-  const { data, error, isLoading, refetch } = useListNodesQuery({ licenseKey, page, size: NODES_PAGE_SIZE });
+  const { data, error, isLoading, isFetching, refetch } = useListNodesQuery({ licenseKey, page, size: NODES_PAGE_SIZE });
   const [releasing, setReleasing] = useState<{ node: LicenseNode | null; opened: boolean }>({ node: null, opened: false });
   const now = useNow();
 
@@ -125,16 +125,7 @@ export function NodesSection({ licenseKey, compact }: { licenseKey: string; comp
       </Paper>
     );
   } else if (!data) {
-    body = (
-      <Paper withBorder p="md">
-        <Group justify="space-between" gap="sm">
-          <ErrorDisplay error={error} />
-          <Button variant="default" size="xs" onClick={() => void refetch()}>
-            Try again
-          </Button>
-        </Group>
-      </Paper>
-    );
+    body = <ErrorDisplay error={error} onRetry={refetch} retrying={isFetching} />;
   } else if (data.total === 0) {
     body = (
       <EmptyState
@@ -225,7 +216,7 @@ export function NodesSection({ licenseKey, compact }: { licenseKey: string; comp
         ) : null}
       </Group>
       {body}
-      {data && error ? <ErrorDisplay error={error} /> : null}
+      {data && error ? <ErrorDisplay error={error} onRetry={refetch} retrying={isFetching} /> : null}
       {data && data.total > 0 ? (
         <ListFooter
           page={page}
