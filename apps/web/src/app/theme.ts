@@ -80,6 +80,8 @@ export const theme = createTheme({
     },
     Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' }, attributes: { header: { role: 'presentation' } } } },
     Card: { defaultProps: { radius: 'lg' } },
+    // One badge casing: sentence case everywhere ('Paid', 'Default'), never the kit's capitals.
+    Badge: { defaultProps: { radius: 'sm' }, styles: { root: { textTransform: 'none' } } },
     // Toasts: a named close button, and a description in the dimmed colour that meets AA (the
     // kit's gray-6 under a title is 3.3:1 on white).
     Notification: {

@@ -38,4 +38,10 @@ describe('StatusBadge', () => {
     expect(colorOf('Expired')).toContain('red');
     expect(colorOf('Inactive')).toContain('gray');
   });
+
+  it('keeps any badge of the app out of capitals, even one not made by StatusBadge', async () => {
+    const { Badge } = await import('@mantine/core');
+    renderWithStore(<Badge>Paid</Badge>);
+    expect(getComputedStyle(screen.getByText('Paid').closest('.mantine-Badge-root')!).textTransform).toBe('none');
+  });
 });
