@@ -53,7 +53,7 @@ function block(b: Block, look: BrandLook): string {
     case 'title':
       return `<mj-text padding="0 0 12px" font-size="22px" line-height="30px" font-weight="650">${b.text}</mj-text>`;
     case 'amount':
-      return `<mj-text padding="4px 0 20px" color="${COLORS.muted}" font-size="13px" line-height="18px">${b.label}</mj-text>
+      return `<mj-text padding="4px 0 6px" color="${COLORS.muted}" font-size="13px" line-height="18px">${b.label}</mj-text>
       <mj-text padding="0 0 24px" font-size="34px" line-height="40px" font-weight="650" css-class="amount">${b.value}</mj-text>`;
     case 'text':
       return `<mj-text padding="0 0 16px">${b.text}</mj-text>`;
@@ -68,12 +68,14 @@ function block(b: Block, look: BrandLook): string {
           )
           .join('\n')}
       </mj-table>`;
-    case 'items':
+    case 'items': {
+      const th = `${cell};color:${COLORS.muted};font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.04em;white-space:nowrap`;
       return `<mj-table padding="0 0 24px" font-size="14px" line-height="20px" color="${COLORS.text}">
-        <tr><th style="${cell};text-align:left;color:${COLORS.muted};font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.04em">Description</th><th style="${cell};text-align:right;color:${COLORS.muted};font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.04em;padding-left:12px">Qty</th><th style="${cell};text-align:right;color:${COLORS.muted};font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.04em;padding-left:12px">Amount</th></tr>
+        <tr><th style="${th};text-align:left">Description</th><th style="${th};text-align:right;padding-left:12px">Qty</th><th style="${th};text-align:right;padding-left:12px">Amount</th></tr>
         {{{items}}}
         <tr><td colspan="2" style="padding:14px 0 0;font-weight:650">Total paid</td><td style="padding:14px 0 0;text-align:right;font-weight:650;white-space:nowrap">${b.total}</td></tr>
       </mj-table>`;
+    }
     case 'button':
       return `<mj-button href="${b.href}" background-color="${look.accent}" color="#ffffff" font-size="15px" font-weight="600" border-radius="8px" inner-padding="13px 24px" padding="8px 0 24px" align="left">${b.label}</mj-button>`;
     case 'fallback-link':
@@ -102,6 +104,7 @@ export function layoutMjml(look: BrandLook, blocks: Block[], footerNote: string)
     </mj-style>
   </mj-head>
   <mj-body background-color="${COLORS.page}" width="600px">
+    <mj-wrapper padding="0 12px">
     <mj-section padding="32px 24px 20px"><mj-column>${header(look)}</mj-column></mj-section>
     <mj-section background-color="${COLORS.card}" border-radius="12px" border="1px solid ${COLORS.border}" padding="32px 24px 16px">
       <mj-column>
@@ -113,6 +116,7 @@ export function layoutMjml(look: BrandLook, blocks: Block[], footerNote: string)
         <mj-text align="center" color="${COLORS.muted}" font-size="12px" line-height="18px" padding="0">${footerNote}<br /><a href="${site}" style="color:${COLORS.muted}">${brand} · ${host}</a></mj-text>
       </mj-column>
     </mj-section>
+    </mj-wrapper>
   </mj-body>
 </mjml>`;
 }
