@@ -27,7 +27,8 @@ export function contentSecurityPolicy(opts: { stripe: boolean }): string {
 
 /** Security headers on every answer, and the cross-site rules of DESIGN.md section 6. */
 export function registerSecurity(app: FastifyInstance, opts: { publicUrl: string; hsts: boolean; csp: string }) {
-  const allowedOrigin = new URL(opts.publicUrl).origin;
+  const publicUrl = new URL(opts.publicUrl);
+  const allowedOrigin = publicUrl.origin;
 
   app.addHook('onRequest', async (req) => {
     if (!UNSAFE.has(req.method)) return;
@@ -37,7 +38,13 @@ export function registerSecurity(app: FastifyInstance, opts: { publicUrl: string
       throw new AppError('CROSS_SITE_REQUEST', 'Cross-site requests are not allowed');
     }
     const origin = req.headers.origin;
-    if (origin !== undefined && origin !== allowedOrigin && origin !== requestOrigin(req.protocol, req.headers.host)) {
+    if (origin === undefined || origin === allowedOrigin) return;
+    // The origin the request was addressed to counts only for PUBLIC_URL's host and loopback
+    // aliases (localhost and 127.0.0.1 for the same local portal): with any Host at all, a DNS
+    // rebinding page (whose Host and Origin are both the attacker's name) would pass.
+    const host = hostnameOf(req.headers.host);
+    const ownHost = host !== undefined && (host === publicUrl.hostname || isLoopback(host));
+    if (!ownHost || origin !== requestOrigin(req.protocol, req.headers.host)) {
       throw new AppError('CROSS_SITE_REQUEST', 'Requests from other sites are not allowed');
     }
   });
@@ -62,4 +69,23 @@ export function applySecurityHeaders(reply: FastifyReply, opts: { hsts: boolean;
 
 function requestOrigin(protocol: string, host: string | undefined): string | undefined {
   return host ? `${protocol}://${host}` : undefined;
+}
+
+function hostnameOf(host: string | undefined): string | undefined {
+  if (!host) return undefined;
+  try {
+    return new URL(`http://${host}`).hostname;
+  } catch {
+    return undefined;
+  }
+}
+
+/** localhost (and its subdomains), 127.0.0.0/8 and [::1]: names that only ever reach this machine. */
+function isLoopback(hostname: string): boolean {
+  return (
+    hostname === 'localhost' ||
+    hostname.endsWith('.localhost') ||
+    hostname === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+  );
 }
