@@ -37,14 +37,19 @@ function settings(): Settings {
   return { scale, durationMs, warmupMs, connections, keep: process.env.BENCH_KEEP === '1' };
 }
 
-type Server = { port: number; pid: number; stop: () => Promise<void> };
+export type Server = { port: number; pid: number; stop: () => Promise<void> };
 
 /** Starts `entry` with tsx in a child process and waits for its { ready, port } message. */
-async function startChild(entry: string, env: Record<string, string>): Promise<Server> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)], {
+export async function startChild(
+  entry: string,
+  env: Record<string, string>,
+  opts: { nodeArgs?: string[]; quiet?: boolean } = {},
+): Promise<Server> {
+  const child: ChildProcess = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', path.join(root, entry)], {
     cwd: root,
     env,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // quiet: the server's own log lines (LOG_LEVEL=info) are discarded, errors still shown.
+    stdio: ['ignore', opts.quiet ? 'ignore' : 'inherit', 'inherit', 'ipc'],
   });
   const kill = () => child.kill('SIGKILL');
   process.once('exit', kill);

@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { apiBench, closeApiBench, listsBench } from './api';
 import { startupBench } from './startup';
+import { validationBench } from './validation';
 import { webBench } from './web';
 
 const sections: Record<string, () => Promise<Record<string, unknown>>> = {
@@ -11,6 +12,7 @@ const sections: Record<string, () => Promise<Record<string, unknown>>> = {
   web: webBench,
   api: apiBench,
   lists: listsBench,
+  validation: validationBench,
 };
 
 const wanted = process.argv.slice(2).filter((a) => a in sections);
