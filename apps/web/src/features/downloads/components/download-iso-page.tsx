@@ -1,26 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
-import {
-  Anchor,
-  Badge,
-  Button,
-  Code,
-  DataList,
-  Group,
-  List,
-  Paper,
-  Skeleton,
-  Stack,
-  Text,
-  ThemeIcon,
-  Title,
-  useMatches,
-} from '@mantine/core';
-import { IconDisc, IconDownload, IconExternalLink, IconRefresh, IconTerminal2 } from '@tabler/icons-react';
+import { Anchor, Button, Code, DataList, Group, List, Paper, Skeleton, Stack, Text, useMatches } from '@mantine/core';
+import { IconDisc, IconDownload, IconExternalLink, IconListCheck, IconRefresh, IconTerminal2 } from '@tabler/icons-react';
 import type { DownloadInfo } from '@portal/contract';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
+import { CardHeader } from '../../../components/card-header';
 import { ErrorDisplay } from '../../../components/error-display';
 import { PageFrame } from '../../../components/page-frame';
+import { StatusBadge } from '../../../components/status-badge';
 import { errorMessage, errorStatus } from '../../../lib/api-error';
 import { formatBytes, formatDateTime, formatRelative } from '../../../lib/format';
 import { PAGES } from '../../../lib/pages';
@@ -115,24 +102,12 @@ function DownloadDetails({ info, renewing, renewError, onNewLink }: DownloadDeta
     <Stack gap="lg">
       <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
         <Stack gap="lg">
-          <Stack gap="sm">
-            <Group gap="md" wrap="nowrap">
-              <ThemeIcon size={48} radius="md" variant="light">
-                <IconDisc size={28} stroke={1.5} />
-              </ThemeIcon>
-              <Group gap="xs" style={{ minWidth: 0 }}>
-                <Title order={2} size="h3">
-                  Installer ISO
-                </Title>
-                <Badge variant="light" radius="sm" tt="none" size="lg">
-                  Version {info.version}
-                </Badge>
-              </Group>
-            </Group>
-            <Text c="dimmed" size="sm">
-              The newest release. Install it on each machine, then activate the machine with your license key.
-            </Text>
-          </Stack>
+          <CardHeader
+            icon={<IconDisc size={18} stroke={1.7} />}
+            title="Installer ISO"
+            description="The newest release. Install it on each machine, then activate the machine with your license key."
+            action={<StatusBadge tone="info">{`Version ${info.version}`}</StatusBadge>}
+          />
 
           <DataList labelWidth={150} withDivider orientation={orientation}>
             <DataList.Item>
@@ -216,17 +191,11 @@ function DownloadDetails({ info, renewing, renewError, onNewLink }: DownloadDeta
 
       <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
         <Stack gap="sm">
-          <Group justify="space-between" wrap="nowrap" gap="sm">
-            <Group gap="sm" wrap="nowrap">
-              <ThemeIcon variant="light" color="gray" radius="md">
-                <IconTerminal2 size={18} stroke={1.6} />
-              </ThemeIcon>
-              <Title order={2} size="h4">
-                Download from a terminal
-              </Title>
-            </Group>
-            <CopyAction value={commands} label="Copy commands" />
-          </Group>
+          <CardHeader
+            icon={<IconTerminal2 size={18} stroke={1.7} />}
+            title="Download from a terminal"
+            action={<CopyAction value={commands} label="Copy commands" />}
+          />
           <Text size="sm" c="dimmed">
             On a server without a browser: the first line downloads the file (and resumes an interrupted download), the second
             checks it against the checksum and prints <Code>OK</Code>.
@@ -239,9 +208,7 @@ function DownloadDetails({ info, renewing, renewError, onNewLink }: DownloadDeta
 
       <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
         <Stack gap="sm">
-          <Title order={2} size="h4">
-            After the download
-          </Title>
+          <CardHeader icon={<IconListCheck size={18} stroke={1.7} />} title="After the download" />
           <List type="ordered" spacing="xs" size="sm">
             <List.Item>Check the file against the SHA-256 checksum above; do not install a file that does not match.</List.Item>
             <List.Item>Write the ISO to a USB stick or mount it in your hypervisor, and install it on each machine.</List.Item>

@@ -1,5 +1,6 @@
-import { Button, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack } from '@mantine/core';
 import { IconDatabaseExport, IconDownload } from '@tabler/icons-react';
+import { CardHeader } from '../../../components/card-header';
 import { ErrorDisplay } from '../../../components/error-display';
 import { useExportDataMutation } from '../api';
 
@@ -33,20 +34,11 @@ export function DataExport() {
   return (
     <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
       <Stack gap="md">
-        <Group gap="sm" wrap="nowrap" align="flex-start">
-          <ThemeIcon variant="light" color="gray" radius="md">
-            <IconDatabaseExport size={18} stroke={1.6} />
-          </ThemeIcon>
-          <Stack gap={0}>
-            <Title order={2} size="h4">
-              Your data
-            </Title>
-            <Text size="sm" c="dimmed">
-              A copy of everything the portal holds about you, as a JSON file: your profile, sign-ins, licenses and their
-              machines, subscriptions, invoices and this activity log.
-            </Text>
-          </Stack>
-        </Group>
+        <CardHeader
+          icon={<IconDatabaseExport size={18} stroke={1.7} />}
+          title="Your data"
+          description="A copy of everything the portal holds about you, as a JSON file: your profile, sign-ins, licenses and their machines, subscriptions, invoices and this activity log."
+        />
         <ErrorDisplay error={error} />
         <Group>
           <Button
