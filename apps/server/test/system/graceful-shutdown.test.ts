@@ -46,7 +46,7 @@ describe('graceful shutdown on SIGTERM', () => {
     });
 
     server.kill('SIGTERM');
-    const exit = server.waitForExit(10_000);
+    const exit = server.waitForExit(60_000);
     await refusesConnections(server);
     req.end(body);
 
@@ -55,7 +55,7 @@ describe('graceful shutdown on SIGTERM', () => {
     expect(await exit).toEqual({ code: 0, signal: null });
   });
 
-  it('under load: in-flight requests answer 200, later ones are refused or answered 503, exit 0 within 10 s', async () => {
+  it('under load: in-flight requests answer 200, later ones are refused or answered 503, exit 0 (not the 10 s force-exit)', async () => {
     const server = await start();
     const cookie = await signIn(server, 'load@example.com');
     const agent = new http.Agent({ keepAlive: true, maxSockets: 20 });
@@ -79,7 +79,7 @@ describe('graceful shutdown on SIGTERM', () => {
         if (sigtermAt === undefined && outcomes.length >= total / 2) {
           sigtermAt = Date.now();
           server.kill('SIGTERM');
-          exit = server.waitForExit(10_000);
+          exit = server.waitForExit(60_000);
         }
       }
     };

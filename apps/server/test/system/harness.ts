@@ -10,8 +10,9 @@ import pg from 'pg';
 import { vi } from 'vitest';
 
 // These tests start whole server processes (tsx, migrations, PGlite): on a busy 2-core machine one
-// start can take tens of seconds, so they get a larger time budget than the API tests.
-vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
+// start can take a minute, so they wait for the signal they expect rather than for a clock.
+// Hang guards only (never budgets): a machine four times slower, busy with another suite, must pass.
+vi.setConfig({ testTimeout: 600_000, hookTimeout: 600_000 });
 
 /**
  * Process-level test harness: real `server.ts` processes (spawned the way e2e/global-setup.ts does),
@@ -49,6 +50,16 @@ export async function cleanup() {
 export function track(stop: () => Promise<void>, done: Promise<unknown>) {
   processes.add(stop);
   void done.then(() => processes.delete(stop));
+}
+
+/** A process's state letter from /proc/<pid>/stat (R, S, Z for a zombie, ...); undefined once it is gone. Linux. */
+export function processState(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+  } catch {
+    return undefined;
+  }
 }
 
 /** The processes of process group `pgid` that still run (zombies, which have finished, are left out). Linux. */
@@ -121,6 +132,25 @@ export type ServerOptions = {
 
 export type Exit = { code: number | null; signal: NodeJS.Signals | null };
 
+/** A server's environment: nothing of the caller's configuration leaks in, only what a shell needs, then ours. */
+export function serverEnv(port: number, dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: process.env.HOME ?? '/root',
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: `http://localhost:${port}`,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+}
+
+/** Node's arguments for the TypeScript sources (tsx) or the bundle `npm start` runs. */
+export const serverArgs = (entry: 'source' | 'bundle' = 'source') =>
+  entry === 'bundle' ? ['--enable-source-maps', SERVER_BUNDLE] : ['--import', 'tsx', SERVER_ENTRY];
+
 export class ServerProcess {
   readonly child: ChildProcess;
   readonly url: string;
@@ -135,19 +165,8 @@ export class ServerProcess {
     },
   ) {
     this.url = `http://localhost:${options.port}`;
-    const env: Record<string, string> = {
-      // Nothing of the caller's configuration leaks in: only what a shell needs, then ours.
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: process.env.HOME ?? '/root',
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(options.port),
-      PUBLIC_URL: this.url,
-      DATA_DIR: options.dataDir,
-      LOG_LEVEL: 'warn',
-      ...options.env,
-    };
-    const args = options.entry === 'bundle' ? ['--enable-source-maps', SERVER_BUNDLE] : ['--import', 'tsx', SERVER_ENTRY];
+    const env = serverEnv(options.port, options.dataDir, options.env);
+    const args = serverArgs(options.entry);
     this.child = spawn(process.execPath, args, {
       cwd: ROOT,
       env,
@@ -190,8 +209,11 @@ export class ServerProcess {
     });
   }
 
-  /** Resolves on the IPC ready message; rejects with the server's output if it exits or stalls first. */
-  ready(timeoutMs = 45_000): Promise<void> {
+  /**
+   * Resolves on the IPC ready message; rejects with the server's output if it exits first, or if
+   * it is still not ready after `timeoutMs`: a hang guard, far beyond a start on a busy machine.
+   */
+  ready(timeoutMs = 300_000): Promise<void> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`server not ready within ${timeoutMs} ms:\n${this.output}`)), timeoutMs);
       this.child.on('message', (m: { ready?: boolean }) => {
@@ -225,7 +247,7 @@ export class ServerProcess {
   }
 
   /** Resolves with how the process ended, or rejects if it is still running after `timeoutMs`. */
-  async waitForExit(timeoutMs = 15_000): Promise<Exit> {
+  async waitForExit(timeoutMs = 60_000): Promise<Exit> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -249,8 +271,8 @@ export class ServerProcess {
     return ServerProcess.start(this.options);
   }
 
-  /** Graceful stop; SIGKILL after `timeoutMs`. */
-  async stop(timeoutMs = 12_000) {
+  /** Graceful stop; SIGKILL after `timeoutMs` (a hang guard: the server force-exits after 10 s). */
+  async stop(timeoutMs = 60_000) {
     if (!this.alive) return this.exit!;
     this.kill('SIGTERM');
     try {
@@ -268,7 +290,7 @@ export async function startServer(opts: ServerOptions = {}) {
 }
 
 /** Runs a server that is expected to refuse to start; resolves with its exit and output. */
-export async function runToExit(opts: ServerOptions = {}, timeoutMs = 30_000) {
+export async function runToExit(opts: ServerOptions = {}, timeoutMs = 300_000) {
   const server = ServerProcess.spawn({ ...opts, port: opts.port ?? (await freePort()) });
   const exit = await server.waitForExit(timeoutMs);
   return { ...exit, output: server.output };

@@ -1,7 +1,23 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, request, ROOT, runToExit, someDatabase, startServer, tempDir, WEB_INDEX } from './harness';
+import {
+  cleanup,
+  freePort,
+  processState,
+  request,
+  ROOT,
+  runToExit,
+  serverArgs,
+  serverEnv,
+  someDatabase,
+  startServer,
+  tempDir,
+  track,
+  waitFor,
+  WEB_INDEX,
+} from './harness';
 
 /** `.env.example` as `node --env-file` reads it, less what the harness sets for each server. */
 function envExample(): Record<string, string> {
@@ -36,6 +52,46 @@ describe('start-up guard', () => {
     const exit = await third.stop();
     expect(exit.code).toBe(0);
   });
+
+  it.runIf(existsSync('/proc/self/stat'))(
+    'a restart right after kill -9 starts while the killed server is still a zombie (not yet reaped by its parent)',
+    async () => {
+      const dataDir = tempDir('portal-sys-zombie-');
+      const port = await freePort();
+      // The first server's parent is `sleep`, which never reaps children: once killed, the server
+      // stays a zombie, as it does until a supervisor (or npm start's node) gets round to it.
+      const parent = spawn('sh', ['-c', '"$0" "$@" & echo "pid $!" >&2; exec sleep 600', process.execPath, ...serverArgs()], {
+        cwd: ROOT,
+        env: serverEnv(port, dataDir),
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let output = '';
+      parent.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+      const parentExited = new Promise((resolve) => parent.once('exit', resolve));
+      track(async () => {
+        parent.kill('SIGKILL');
+        await parentExited;
+      }, parentExited);
+      const pid = await waitFor('the first server to start', () => Number(output.match(/^pid (\d+)$/m)?.[1]) || undefined);
+      track(async () => {
+        if (processState(pid) && processState(pid) !== 'Z') process.kill(pid, 'SIGKILL');
+      }, parentExited);
+      await waitFor(
+        `the first server to be ready:\n${output}`,
+        () => request(`http://localhost:${port}/api/health/ready`).then((r) => r.status === 200),
+        300_000,
+        200,
+      );
+
+      process.kill(pid, 'SIGKILL');
+      await waitFor('the killed server to be a zombie', () => processState(pid) === 'Z');
+      const restarted = await startServer({ dataDir });
+      expect((await request(`${restarted.url}/api/health/ready`)).status).toBe(200);
+      // It started while the crashed one was still a zombie.
+      expect(processState(pid)).toBe('Z');
+      expect((await restarted.stop()).code).toBe(0);
+    },
+  );
 
   it.concurrent.each([
     ['PORT', 'abc'],
