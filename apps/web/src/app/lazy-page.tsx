@@ -7,11 +7,13 @@ export type LazyPage = ComponentType & {
 };
 
 /**
- * Bumped by `retryFailedLoads`: a page whose load failed under an older round loads again on its
- * next use. A failed load is kept until then, so that React, which renders a failing page more
- * than once, shows the error instead of downloading again on each render.
+ * Bumped by `retryFailedLoads` (Try again): a page whose load failed under an older round loads
+ * again on its next use. Otherwise a failure is kept for FAILURE_KEPT_MS, so that the renders
+ * right after it (React renders a failing page more than once, and a navigation renders twice)
+ * show the error instead of downloading again on each render; a later visit downloads again.
  */
 let round = 0;
+const FAILURE_KEPT_MS = 3_000;
 
 /** Lets every page whose code failed to load (a network blip, a deploy) try again on next use. */
 export function retryFailedLoads(): void {
@@ -25,13 +27,13 @@ export function retryFailedLoads(): void {
  */
 export function lazyPage(load: () => Promise<ComponentType>): LazyPage {
   let loading: Promise<ComponentType> | undefined;
-  let failedIn: number | undefined;
+  let failed: { round: number; at: number } | undefined;
   let loaded: ComponentType | undefined;
   let suspended = false;
   const preload = () => {
-    if (loading && failedIn !== undefined && failedIn !== round) {
+    if (failed && (failed.round !== round || Date.now() - failed.at > FAILURE_KEPT_MS)) {
       loading = undefined;
-      failedIn = undefined;
+      failed = undefined;
     }
     if (loading) return loading;
     const attempt = trackLoad(load()).then(
@@ -40,7 +42,7 @@ export function lazyPage(load: () => Promise<ComponentType>): LazyPage {
         return Page;
       },
       (error: unknown) => {
-        failedIn = round;
+        failed = { round, at: Date.now() };
         throw error;
       },
     );

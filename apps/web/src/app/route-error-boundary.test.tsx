@@ -84,6 +84,19 @@ describe('lazyPage after a failed download', () => {
     await Page.preload();
     expect(load.calls).toBe(2);
   });
+
+  it('downloads again on a later visit, a few seconds after the failure', async () => {
+    const { Page, load } = flakyPage();
+    const now = Date.now();
+    vi.spyOn(Date, 'now').mockReturnValue(now);
+    await expect(Page.preload()).rejects.toThrow();
+    vi.spyOn(Date, 'now').mockReturnValue(now + 1_000);
+    await expect(Page.preload()).rejects.toThrow();
+    vi.spyOn(Date, 'now').mockReturnValue(now + 10_000);
+    await expect(Page.preload()).resolves.toBeTypeOf('function');
+    expect(load.calls).toBe(2);
+    vi.restoreAllMocks();
+  });
 });
 
 describe('new-deploy helpers', () => {

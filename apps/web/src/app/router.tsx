@@ -1,7 +1,6 @@
 import { DEFAULT_LANDING } from '@portal/contract';
-import { useRef } from 'react';
 import { matchRoutes, Navigate, useLocation, useRoutes, type Location, type RouteObject } from 'react-router';
-import { lazyPage, retryFailedLoads, type LazyPage } from './lazy-page';
+import { lazyPage, type LazyPage } from './lazy-page';
 import { Root } from './root';
 import { PublicLayout } from './layouts/public-layout';
 import { OnboardingGate } from './layouts/onboarding-gate';
@@ -77,15 +76,10 @@ export function preloadRoutes(location: string | Partial<Location>): Promise<unk
 /**
  * The routes in the browser (React Router's declarative mode: docs/decisions/019). The code of
  * every route the address matches starts loading at once, and an error in a page shows a message
- * rather than an empty window. A navigation downloads again the code of a page that failed.
+ * rather than an empty window.
  */
 export function AppRoutes() {
   const location = useLocation();
-  const lastKey = useRef(location.key);
-  if (lastKey.current !== location.key) {
-    lastKey.current = location.key;
-    retryFailedLoads();
-  }
   void preloadRoutes(location);
   const element = useRoutes(routes, location);
   return <RouteErrorBoundary location={location}>{element}</RouteErrorBoundary>;
