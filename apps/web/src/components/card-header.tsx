@@ -23,8 +23,9 @@ export interface CardHeaderProps {
  */
 export function CardHeader({ icon, title, description, action, titleId, order = 2 }: CardHeaderProps) {
   return (
-    <Group justify="space-between" align="flex-start" gap="sm" wrap="nowrap" data-card-header="">
-      <Group gap="sm" wrap="nowrap" align="flex-start" style={{ minWidth: 0 }}>
+    // The action moves under the title when both do not fit on one line (a phone, a long description).
+    <Group justify="space-between" align="flex-start" gap="sm" wrap="wrap" data-card-header="">
+      <Group gap="sm" wrap="nowrap" align="flex-start" style={{ minWidth: 0, flex: '1 1 220px' }}>
         {icon ? (
           <ThemeIcon variant="light" radius="md" size={32} style={{ flexShrink: 0 }} aria-hidden>
             {icon}
@@ -41,7 +42,7 @@ export function CardHeader({ icon, title, description, action, titleId, order = 
           ) : null}
         </Stack>
       </Group>
-      {action ? <div style={{ flexShrink: 0 }}>{action}</div> : null}
+      {action ? <div style={{ flexShrink: 0, marginLeft: 'auto' }}>{action}</div> : null}
     </Group>
   );
 }

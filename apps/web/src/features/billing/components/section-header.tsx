@@ -1,31 +1,19 @@
 import type { ReactNode } from 'react';
-import { Group, Stack, Text, Title } from '@mantine/core';
+import { CardHeader } from '../../../components/card-header';
 
-/** The heading of a card on the billing page: a title, one line under it, and an action at the right. */
+/** The heading of a card on the billing page: the app's one card header (title, a line under it, an action). */
 export function SectionHeader({
   title,
   description,
   action,
   order = 2,
+  icon,
 }: {
   title: ReactNode;
   description?: ReactNode;
   action?: ReactNode;
   order?: 2 | 3;
+  icon?: ReactNode;
 }) {
-  return (
-    <Group justify="space-between" align="flex-start" gap="sm" wrap="wrap">
-      <Stack gap={2} style={{ minWidth: 0, flex: '1 1 220px' }}>
-        <Title order={order} size={order === 2 ? 'h4' : 'h5'}>
-          {title}
-        </Title>
-        {description ? (
-          <Text size="sm" c="dimmed">
-            {description}
-          </Text>
-        ) : null}
-      </Stack>
-      {action}
-    </Group>
-  );
+  return <CardHeader icon={icon} title={title} description={description} action={action} order={order} />;
 }
