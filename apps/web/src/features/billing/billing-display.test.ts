@@ -45,11 +45,11 @@ describe('billing display', () => {
   });
 
   it('colours invoice statuses by meaning', () => {
-    expect(invoiceBadge('paid')).toEqual({ label: 'Paid', color: 'green' });
-    expect(invoiceBadge('open')).toEqual({ label: 'Unpaid', color: 'yellow' });
+    expect(invoiceBadge('paid')).toEqual({ label: 'Paid', color: 'green', tone: 'positive' });
+    expect(invoiceBadge('open')).toEqual({ label: 'Unpaid', color: 'yellow', tone: 'warning' });
     expect(invoiceBadge('uncollectible').color).toBe('red');
     expect(invoiceBadge('void').color).toBe('gray');
-    expect(invoiceBadge('weird')).toEqual({ label: 'Weird', color: 'gray' });
+    expect(invoiceBadge('weird')).toEqual({ label: 'Weird', color: 'gray', tone: 'neutral' });
   });
 
   it('prices a period and the yearly saving', () => {

@@ -1,4 +1,5 @@
-import type { Interval, Price, Subscription } from '@portal/contract';
+import { cardBrandLabel, type Interval, type Price, type Subscription } from '@portal/contract';
+import type { StatusTone } from '../../components/status-badge';
 import type { ModalProps } from '../../lib/state/menu-slice';
 
 /** 'monthly' or 'yearly': the specification shows the interval by appending 'ly'. */
@@ -27,15 +28,18 @@ export function subscriptionState(
   return 'active';
 }
 
-export const SUBSCRIPTION_BADGE: Record<SubscriptionState, { label: string; color: StatusColor }> = {
-  active: { label: 'Active', color: 'green' },
-  cancelling: { label: 'Cancelled', color: 'yellow' },
-  past_due: { label: 'Payment failed', color: 'red' },
-  incomplete: { label: 'Awaiting payment', color: 'yellow' },
-  ended: { label: 'Ended', color: 'gray' },
+/** The shared badge's tone of each colour (the app's one badge, sentence case). */
+const TONE: Record<StatusColor, StatusTone> = { green: 'positive', yellow: 'warning', red: 'critical', gray: 'neutral' };
+
+export const SUBSCRIPTION_BADGE: Record<SubscriptionState, { label: string; color: StatusColor; tone: StatusTone }> = {
+  active: { label: 'Active', color: 'green', tone: TONE.green },
+  cancelling: { label: 'Cancelled', color: 'yellow', tone: TONE.yellow },
+  past_due: { label: 'Payment failed', color: 'red', tone: TONE.red },
+  incomplete: { label: 'Awaiting payment', color: 'yellow', tone: TONE.yellow },
+  ended: { label: 'Ended', color: 'gray', tone: TONE.gray },
 };
 
-export function invoiceBadge(status: string): { label: string; color: StatusColor } {
+function invoiceColor(status: string): { label: string; color: StatusColor } {
   switch (status) {
     case 'paid':
       return { label: 'Paid', color: 'green' };
@@ -48,24 +52,17 @@ export function invoiceBadge(status: string): { label: string; color: StatusColo
     case 'draft':
       return { label: 'Draft', color: 'gray' };
     default:
-      return { label: status.charAt(0).toUpperCase() + status.slice(1), color: 'gray' };
+      return { label: status.charAt(0).toUpperCase() + status.slice(1).replace(/_/g, ' '), color: 'gray' };
   }
 }
 
-const BRANDS: Record<string, string> = {
-  visa: 'Visa',
-  mastercard: 'Mastercard',
-  amex: 'American Express',
-  discover: 'Discover',
-  diners: 'Diners Club',
-  jcb: 'JCB',
-  unionpay: 'UnionPay',
-};
-
-/** 'visa' -> 'Visa'; an unknown brand is just a card. */
-export function brandLabel(brand: string): string {
-  return BRANDS[brand.toLowerCase()] ?? 'Card';
+export function invoiceBadge(status: string): { label: string; color: StatusColor; tone: StatusTone } {
+  const b = invoiceColor(status);
+  return { ...b, tone: TONE[b.color] };
 }
+
+/** 'visa' -> 'Visa'; an unknown brand is just a card (the contract's names, shared with the server). */
+export const brandLabel = cardBrandLabel;
 
 /** '04/2031' */
 export function expiryLabel(expMonth: number, expYear: number): string {

@@ -101,7 +101,10 @@ describe('BillingPage', () => {
       expect(await screen.findByRole('heading', { name: 'Start a subscription' })).toBeInTheDocument();
       expect(await screen.findByText('No cards yet')).toBeInTheDocument();
       expect(await screen.findByRole('button', { name: 'Subscribe' })).toBeDisabled();
-      await userEvent.click(screen.getByRole('button', { name: 'Add a card first' }));
+      // One way to add a card, not two: the Payment methods card's button.
+      expect(screen.getAllByRole('button', { name: /add (a )?card/i })).toHaveLength(1);
+      expect(screen.getByText('Add a card under Payment methods to subscribe.')).toBeInTheDocument();
+      await userEvent.click(screen.getByRole('button', { name: 'Add card' }));
       expect(store.getState().billing.addMethodVisible).toBe(true);
     });
 
@@ -114,7 +117,7 @@ describe('BillingPage', () => {
       expect(price).toHaveTextContent('3 × $25.00 per node');
       expect(price).toHaveTextContent('Total per month$75.00');
       expect(price).toHaveTextContent('Pay yearly to save $150.00 a year.');
-      await userEvent.click(screen.getByRole('radio', { name: /Yearly/ }));
+      await userEvent.click(screen.getByRole('radio', { name: /yearly/ }));
       expect(price).toHaveTextContent('Total per year$750.00');
       expect(price).toHaveTextContent('You save $150.00 a year compared with monthly billing.');
       await userEvent.clear(nodes);
@@ -168,10 +171,15 @@ describe('BillingPage', () => {
       renderBilling(withSub(sub));
       const card = await screen.findByRole('article', { name: 'Node license' });
       expect(within(card).getByText('Active')).toBeInTheDocument();
-      expect(within(card).getByText('3 nodes, monthly')).toBeInTheDocument();
+      // The number of nodes once (in the figures), the interval as 'monthly'.
+      expect(within(card).getByText('Billed monthly')).toBeInTheDocument();
+      expect(within(card).queryByText(/3 nodes/)).not.toBeInTheDocument();
+      expect(within(card).getByText('Nodes').nextElementSibling).toHaveTextContent(/^3$/);
       expect(within(card).getByText('Renews on')).toBeInTheDocument();
       expect(within(card).getByText(formatDate(periodEnd))).toBeInTheDocument();
-      expect(within(card).getByRole('link', { name: sub.licenseKey! })).toHaveAttribute(
+      // The key is text to copy, not an underlined link; a quiet button leads to its nodes.
+      expect(within(card).getByText(sub.licenseKey!).closest('a')).toBeNull();
+      expect(within(card).getByRole('link', { name: `Show license ${sub.licenseKey} on the Licenses page` })).toHaveAttribute(
         'href',
         `/app/licenses?highlight=${sub.licenseKey}`,
       );
@@ -276,6 +284,23 @@ describe('BillingPage', () => {
       expect(dialog).toHaveTextContent('Test mode: use 4242 4242 4242 4242');
       await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
       expect(store.getState().billing.addMethodVisible).toBe(false);
+    });
+
+    it('shows the brand as the number is typed', async () => {
+      renderBilling({ 'POST /api/billing/intents/setup': setup });
+      await userEvent.click(await screen.findByRole('button', { name: 'Add card' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Add a card' });
+      const number = within(dialog).getByLabelText(/Card number/);
+      expect(within(dialog).queryByTestId('card-brand')).not.toBeInTheDocument();
+      await userEvent.type(number, '4');
+      expect(within(dialog).getByTestId('card-brand')).toHaveTextContent('Visa');
+      await userEvent.clear(number);
+      await userEvent.type(number, '5555');
+      expect(within(dialog).getByTestId('card-brand')).toHaveTextContent('Mastercard');
+      await userEvent.clear(number);
+      await userEvent.type(number, '3782');
+      expect(within(dialog).getByTestId('card-brand')).toHaveTextContent('American Express');
+      expect(within(dialog).getByLabelText(/Security code/)).toHaveAttribute('maxlength', '4');
     });
 
     it('checks the fields inline, then saves the card with the setup secret', async () => {

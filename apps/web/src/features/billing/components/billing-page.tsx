@@ -1,20 +1,20 @@
-import { useEffect, useState } from 'react';
-import { Grid, Paper, Skeleton, Stack, Title } from '@mantine/core';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Grid, Stack, Title } from '@mantine/core';
 import type { Subscription } from '@portal/contract';
 import { ErrorDisplay } from '../../../components/error-display';
 import { PageFrame } from '../../../components/page-frame';
 import { PAGES } from '../../../lib/pages';
 import { api } from '../../../lib/api';
 import { useAppDispatch } from '../../../lib/state/hooks';
-import { useListPaymentMethodsQuery, useListSubscriptionsQuery } from '../api';
+import { useListInvoicesQuery, useListPaymentMethodsQuery, useListSubscriptionsQuery } from '../api';
 import { subscriptionState } from '../billing-display';
 import { AddCardDialog } from './add-card-dialog';
+import { BillingSkeleton, CONTAINER_BREAKPOINTS } from './billing-skeleton';
 import { CheckoutCard } from './checkout-card';
 import { PaymentMethodsCard } from './payment-methods-card';
 import { SubscriptionCard } from './subscription-card';
 
 const AWAITING_POLL_MS = 3000;
-const CONTAINER_BREAKPOINTS = { xs: '30em', sm: '36em', md: '44em', lg: '60em', xl: '75em' };
 
 /** Running subscriptions first, ended ones last; newest first within each. */
 function ordered(items: Subscription[]): Subscription[] {
@@ -22,17 +22,32 @@ function ordered(items: Subscription[]): Subscription[] {
   return [...items].sort((a, b) => rank(a) - rank(b) || b.currentPeriodStart.localeCompare(a.currentPeriodStart));
 }
 
-function SubscriptionSkeleton() {
-  return (
-    <Paper withBorder p="lg" aria-busy="true" aria-label="Loading subscriptions">
-      <Stack gap="md">
-        <Skeleton height={20} width="40%" />
-        <Skeleton height={12} width="25%" />
-        <Skeleton height={48} />
-        <Skeleton height={120} />
-      </Stack>
-    </Paper>
-  );
+/** Asks for one subscription's invoices (the table reads them from the cache) and says when they are in. */
+function InvoicesLoader({ stripeId, onSettled }: { stripeId: string; onSettled: (stripeId: string) => void }) {
+  const { isSuccess, isError } = useListInvoicesQuery(stripeId);
+  useEffect(() => {
+    if (isSuccess || isError) onSettled(stripeId);
+  }, [isSuccess, isError, onSettled, stripeId]);
+  return null;
+}
+
+/**
+ * The first answers the page is laid out from: subscriptions, cards and each subscription's
+ * invoices (an error counts as an answer). Until they are all in, one skeleton stands for the page,
+ * so nothing on it moves when data arrives; later refetches never bring the skeleton back.
+ */
+function useFirstLoad(subscriptionIds: string[] | undefined, methodsSettled: boolean) {
+  const [settled, setSettled] = useState<ReadonlySet<string>>(() => new Set());
+  const onSettled = useCallback((id: string) => setSettled((prev) => (prev.has(id) ? prev : new Set(prev).add(id))), []);
+  const done = useRef(false);
+  if (subscriptionIds !== undefined && methodsSettled && subscriptionIds.every((id) => settled.has(id))) {
+    done.current = true;
+  }
+  const loaders =
+    done.current || subscriptionIds === undefined
+      ? null
+      : subscriptionIds.map((id) => <InvoicesLoader key={id} stripeId={id} onSettled={onSettled} />);
+  return { ready: done.current, loaders };
 }
 
 /** /app/billing: subscriptions with their invoices, the checkout, and the payment methods. */
@@ -50,57 +65,62 @@ export function BillingPage() {
   const methods = useListPaymentMethodsQuery();
   const items = subscriptions.data ? ordered(subscriptions.data.items) : [];
   const hasRunning = items.some((s) => subscriptionState(s) !== 'ended');
+  const { ready, loaders } = useFirstLoad(subscriptions.isLoading ? undefined : items.map((s) => s.stripeId), !methods.isLoading);
 
-  const checkout = (variant: 'first' | 'another') => (
-    <CheckoutCard key={variant} methods={methods.data?.items} methodsLoading={methods.isLoading} variant={variant} />
-  );
-
-  // A customer without a running subscription sees the checkout first; a subscriber, the cards.
-  const first = !subscriptions.isLoading && !subscriptions.error && !hasRunning;
-  const methodsCol = (
-    <Grid.Col key="methods" span={{ base: 12, md: first ? 5 : 6 }}>
-      <PaymentMethodsCard methods={methods.data?.items} isLoading={methods.isLoading} error={methods.error} />
-    </Grid.Col>
-  );
-  const checkoutCol = (
-    <Grid.Col key="checkout" span={{ base: 12, md: first ? 7 : 6 }}>
-      {subscriptions.isLoading || subscriptions.error ? null : checkout(first ? 'first' : 'another')}
-    </Grid.Col>
+  // A customer without a running subscription sees the checkout open; a subscriber, a short
+  // prompt. Either way the checkout is on the left and the cards on the right, so the page keeps
+  // its shape from one state to the next.
+  const first = !subscriptions.error && !hasRunning;
+  const grid = (
+    <Grid type="container" breakpoints={CONTAINER_BREAKPOINTS} gap="lg" align="flex-start">
+      <Grid.Col span={{ base: 12, md: 7 }}>
+        {subscriptions.error ? null : (
+          <CheckoutCard
+            key={first ? 'first' : 'another'}
+            methods={methods.data?.items}
+            methodsLoading={methods.isLoading}
+            variant={first ? 'first' : 'another'}
+          />
+        )}
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, md: 5 }}>
+        <PaymentMethodsCard methods={methods.data?.items} isLoading={methods.isLoading} error={methods.error} />
+      </Grid.Col>
+    </Grid>
   );
 
   return (
     <PageFrame title={PAGES.billing.title} description="Your subscriptions, invoices and payment cards.">
-      {subscriptions.isLoading ? (
-        <SubscriptionSkeleton />
-      ) : subscriptions.error ? (
-        <Paper withBorder p="lg">
-          <ErrorDisplay error={subscriptions.error} />
-        </Paper>
-      ) : hasRunning ? (
-        <Stack gap="lg" component="section" aria-labelledby="billing-subscriptions-title">
-          <Title order={2} size="h4" id="billing-subscriptions-title">
-            Subscriptions
-          </Title>
-          {items.map((s) => (
-            <SubscriptionCard key={s.stripeId} subscription={s} />
-          ))}
-        </Stack>
-      ) : null}
-      {/* Widths follow the content column, not the window: the side menu takes its share. */}
-      <Grid type="container" breakpoints={CONTAINER_BREAKPOINTS} gap="lg" align="flex-start">
-        {/* Keyed and reordered, never remounted: a click on 'Add card' must not land on a replaced button. */}
-        {first ? [checkoutCol, methodsCol] : [methodsCol, checkoutCol]}
-      </Grid>
-      {!hasRunning && items.length > 0 ? (
-        <Stack gap="lg" component="section" aria-labelledby="billing-ended-title">
-          <Title order={2} size="h4" id="billing-ended-title">
-            Earlier subscriptions
-          </Title>
-          {items.map((s) => (
-            <SubscriptionCard key={s.stripeId} subscription={s} />
-          ))}
-        </Stack>
-      ) : null}
+      {loaders}
+      {!ready ? (
+        <BillingSkeleton />
+      ) : (
+        <>
+          {subscriptions.error ? (
+            <ErrorDisplay error={subscriptions.error} onRetry={subscriptions.refetch} retrying={subscriptions.isFetching} />
+          ) : hasRunning ? (
+            <Stack gap="lg" component="section" aria-labelledby="billing-subscriptions-title">
+              <Title order={2} size="h4" id="billing-subscriptions-title">
+                Subscriptions
+              </Title>
+              {items.map((s) => (
+                <SubscriptionCard key={s.stripeId} subscription={s} />
+              ))}
+            </Stack>
+          ) : null}
+          {grid}
+          {!hasRunning && items.length > 0 ? (
+            <Stack gap="lg" component="section" aria-labelledby="billing-ended-title">
+              <Title order={2} size="h4" id="billing-ended-title">
+                Earlier subscriptions
+              </Title>
+              {items.map((s) => (
+                <SubscriptionCard key={s.stripeId} subscription={s} />
+              ))}
+            </Stack>
+          ) : null}
+        </>
+      )}
       <AddCardDialog />
     </PageFrame>
   );

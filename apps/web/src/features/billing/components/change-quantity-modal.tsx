@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { NumberInput, Stack, Text } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { QUANTITY_MAX, QUANTITY_MIN, QuantitySchema, TEXT } from '@portal/contract';
 import type { ModalBodyProps } from '../../../components/modal-host';
@@ -7,6 +7,7 @@ import { formatMoney } from '../../../lib/format';
 import { fromModalProps, intervalLabel } from '../billing-display';
 import { useUpdateQuantityMutation } from '../api';
 import { ChargePreview } from './charge-preview';
+import { QuantityInput } from './quantity-input';
 import { SubscriptionChangeForm } from './subscription-change-form';
 
 /** The new quantity's message, or null when it is a whole number in 1..99 other than the current one. */
@@ -23,7 +24,8 @@ export function checkNewQuantity(value: number | string, current: number): strin
 export function ChangeQuantityModal({ props, close }: ModalBodyProps) {
   const sub = fromModalProps(props);
   const [update] = useUpdateQuantityMutation();
-  const [value, setValue] = useState<number | string>('');
+  // Starts at the current quantity: the customer moves it up or down from what they have.
+  const [value, setValue] = useState<number | string>(sub.quantity);
   const [showErrors, setShowErrors] = useState(false);
   const error = checkNewQuantity(value, sub.quantity);
   const [settled] = useDebouncedValue(error === null ? Number(value) : null, 300);
@@ -48,27 +50,23 @@ export function ChangeQuantityModal({ props, close }: ModalBodyProps) {
           {money(sub.unitAmount * sub.quantity)} {intervalLabel(sub.interval)}.
         </Text>
       </Stack>
-      <NumberInput
+      <QuantityInput
         label="New number of nodes"
         description={`From ${QUANTITY_MIN} to ${QUANTITY_MAX}; each node is ${money(sub.unitAmount)} ${intervalLabel(sub.interval)}.`}
         required
         data-autofocus
-        min={QUANTITY_MIN}
-        max={QUANTITY_MAX}
-        clampBehavior="none"
-        allowNegative={false}
-        inputMode="numeric"
         value={value}
         onChange={setValue}
         onBlur={() => {
-          if (value !== '') setShowErrors(true);
+          // Leaving the field unchanged is no mistake yet; Submit says what is missing.
+          if (value !== '' && Number(value) !== sub.quantity) setShowErrors(true);
         }}
         error={showErrors ? error : null}
       />
       <ChargePreview
         stripeId={sub.stripeId}
         change={settled !== null && settled === Number(value) && error === null ? { quantity: settled } : null}
-        placeholder="Type a new number of nodes to see what it costs now."
+        placeholder="Choose a new number of nodes to see what it costs now."
       />
     </SubscriptionChangeForm>
   );

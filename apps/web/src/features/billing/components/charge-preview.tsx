@@ -3,7 +3,9 @@ import { Group, Paper, Skeleton, Stack, Table, Text } from '@mantine/core';
 import type { PreviewChangeBody } from '@portal/contract';
 import { ErrorDisplay } from '../../../components/error-display';
 import { formatDate, formatMoney } from '../../../lib/format';
+import { errorMessage } from '../../../lib/api-error';
 import { usePreviewChangeQuery } from '../api';
+import { useSubmitErrorMessage } from './subscription-change-form';
 
 export interface ChargePreviewProps {
   stripeId: string;
@@ -19,6 +21,7 @@ export interface ChargePreviewProps {
  */
 export function ChargePreview({ stripeId, change, placeholder }: ChargePreviewProps) {
   const { data, error, isFetching } = usePreviewChangeQuery(change ? { stripeId, change } : skipToken);
+  const submitError = useSubmitErrorMessage();
 
   if (change === null) {
     return placeholder ? (
@@ -29,7 +32,10 @@ export function ChargePreview({ stripeId, change, placeholder }: ChargePreviewPr
       </Paper>
     ) : null;
   }
-  if (error && !isFetching) return <ErrorDisplay error={error} />;
+  if (error && !isFetching) {
+    // The same refusal from the change itself is shown beside Submit: once is enough.
+    return submitError !== null && errorMessage(error) === submitError ? null : <ErrorDisplay error={error} />;
+  }
   if (!data || isFetching) {
     return (
       <Paper withBorder radius="md" p="md" aria-busy="true" aria-label="Calculating the charge">

@@ -1,18 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import {
-  Alert,
-  Badge,
-  Button,
-  Divider,
-  Group,
-  NumberInput,
-  Paper,
-  SegmentedControl,
-  Select,
-  Skeleton,
-  Stack,
-  Text,
-} from '@mantine/core';
+import { Alert, Badge, Button, Divider, Group, Paper, SegmentedControl, Select, Skeleton, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconCreditCard, IconPlus } from '@tabler/icons-react';
 import {
@@ -26,12 +13,12 @@ import {
 import { ErrorDisplay } from '../../../components/error-display';
 import { api, useGetConfigQuery } from '../../../lib/api';
 import { formatDate, formatMoney } from '../../../lib/format';
-import { setAddMethodVisible } from '../../../lib/state/billing-slice';
 import { useAppDispatch } from '../../../lib/state/hooks';
 import { setHighlight } from '../../../lib/state/license-slice';
 import { useCheckoutMutation, useListPricesQuery } from '../api';
 import { addInterval, brandLabel, intervalLabel, periodTotal, yearlySaving } from '../billing-display';
 import { getStripe, STRIPE_UNAVAILABLE, stripeError } from '../stripe/stripe-js';
+import { QuantityInput } from './quantity-input';
 import { SectionHeader } from './section-header';
 import classes from './billing.module.css';
 
@@ -140,7 +127,7 @@ export function CheckoutCard({ methods, methodsLoading, variant, onSubscribed }:
       color: 'green',
       title: 'Subscription started',
       message: subscription.licenseKey
-        ? `Your license key ${subscription.licenseKey} admits ${subscription.quantity} ${subscription.quantity === 1 ? 'node' : 'nodes'}.`
+        ? `Your license key ${subscription.licenseKey} is ready for ${subscription.quantity} ${subscription.quantity === 1 ? 'node' : 'nodes'}.`
         : 'Your license key is being issued.',
     });
     setQuantity(1);
@@ -209,33 +196,28 @@ export function CheckoutCard({ methods, methodsLoading, variant, onSubscribed }:
                     change();
                   }}
                   data={[
-                    { value: 'month', label: 'Monthly' },
+                    { value: 'month', label: 'Billed monthly' },
                     {
                       value: 'year',
                       label:
                         saving && saving.percent > 0 ? (
                           <Group gap={6} justify="center" wrap="nowrap">
-                            <span>Yearly</span>
+                            <span>Billed yearly</span>
                             <Badge size="xs" variant="light" color="green" radius="sm">
                               Save {saving.percent}%
                             </Badge>
                           </Group>
                         ) : (
-                          'Yearly'
+                          'Billed yearly'
                         ),
                     },
                   ]}
                 />
               </Stack>
-              <NumberInput
+              <QuantityInput
                 label="Number of nodes"
                 description={`Each node is one machine running the product; ${QUANTITY_MIN} to ${QUANTITY_MAX}.`}
                 required
-                min={QUANTITY_MIN}
-                max={QUANTITY_MAX}
-                clampBehavior="none"
-                allowNegative={false}
-                inputMode="numeric"
                 value={quantity}
                 onChange={(v) => {
                   setQuantity(v);
@@ -280,19 +262,13 @@ export function CheckoutCard({ methods, methodsLoading, variant, onSubscribed }:
               {methodsLoading ? (
                 <Skeleton height={36} />
               ) : cards.length === 0 ? (
-                <Alert role="note" variant="light" color="gray" icon={<IconCreditCard size={18} />} py="sm">
-                  <Group justify="space-between" gap="sm">
-                    <Text size="sm">Add a card to subscribe.</Text>
-                    <Button
-                      size="xs"
-                      variant="light"
-                      leftSection={<IconPlus size={14} />}
-                      onClick={() => dispatch(setAddMethodVisible(true))}
-                    >
-                      Add a card first
-                    </Button>
-                  </Group>
-                </Alert>
+                // One way to add a card on the page: the Payment methods card's button.
+                <Group gap="xs" wrap="nowrap" c="dimmed">
+                  <IconCreditCard size={16} stroke={1.6} aria-hidden style={{ flexShrink: 0 }} />
+                  <Text size="sm" c="dimmed">
+                    Add a card under Payment methods to subscribe.
+                  </Text>
+                </Group>
               ) : cards.length === 1 && selected ? (
                 <Text size="sm" c="dimmed">
                   Paid with {brandLabel(selected.brand)} ending in {selected.last4}.

@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Anchor, Badge, Group, Pagination, ScrollArea, Skeleton, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Anchor, Group, Pagination, ScrollArea, Skeleton, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import { ErrorDisplay } from '../../../components/error-display';
+import { StatusBadge } from '../../../components/status-badge';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { useListInvoicesQuery } from '../api';
 import { invoiceBadge } from '../billing-display';
@@ -81,9 +82,9 @@ export function InvoicesTable({ stripeId }: { stripeId: string }) {
                         <Text size="sm" fw={500} style={num}>
                           {formatMoney(inv.amountDue, inv.currency)}
                         </Text>
-                        <Badge size="sm" variant="light" color={badge.color}>
+                        <StatusBadge size="sm" tone={badge.tone}>
                           {badge.label}
-                        </Badge>
+                        </StatusBadge>
                       </Group>
                       <ViewLink url={inv.url} number={inv.number} />
                     </Stack>
@@ -146,9 +147,9 @@ export function InvoicesTable({ stripeId }: { stripeId: string }) {
                         {formatMoney(inv.amountDue, inv.currency)}
                       </Table.Td>
                       <Table.Td>
-                        <Badge size="sm" variant="light" color={badge.color}>
+                        <StatusBadge size="sm" tone={badge.tone}>
                           {badge.label}
-                        </Badge>
+                        </StatusBadge>
                       </Table.Td>
                       <Table.Td ta="right">
                         <ViewLink url={inv.url} number={inv.number} />

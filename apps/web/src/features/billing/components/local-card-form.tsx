@@ -1,10 +1,12 @@
 import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Alert, Button, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconCreditCard, IconInfoCircle, IconLock } from '@tabler/icons-react';
-import type { PaymentMethod } from '@portal/contract';
+import { cardBrand, type PaymentMethod } from '@portal/contract';
 import { ErrorDisplay } from '../../../components/error-display';
 import { errorStatus } from '../../../lib/api-error';
 import { useConfirmLocalSetupMutation, useCreateSetupIntentMutation } from '../api';
+import { brandLabel } from '../billing-display';
+import { BrandIcon } from './brand-icon';
 import {
   caretAfterDigits,
   checkCardNumber,
@@ -45,6 +47,9 @@ export function LocalCardForm({ onAdded, onCancel }: LocalCardFormProps) {
   const [values, setValues] = useState<Values>({ number: '', expiry: '', cvc: '' });
   const [touched, setTouched] = useState<Record<Field, boolean>>({ number: false, expiry: false, cvc: false });
   const errors = check(values);
+  // The brand as soon as the first digits tell it, as Stripe's card field shows it.
+  const brand = cardBrand(digitsOf(values.number));
+  const known = brand !== 'unknown';
 
   useEffect(() => {
     void createIntent();
@@ -119,7 +124,16 @@ export function LocalCardForm({ onAdded, onCancel }: LocalCardFormProps) {
           autoComplete="cc-number"
           required
           data-autofocus
-          leftSection={<IconCreditCard size={18} stroke={1.6} />}
+          leftSection={known ? <BrandIcon brand={brand} size="sm" /> : <IconCreditCard size={18} stroke={1.6} />}
+          rightSection={
+            known ? (
+              <Text size="xs" fw={600} c="dimmed" data-testid="card-brand">
+                {brandLabel(brand)}
+              </Text>
+            ) : null
+          }
+          rightSectionWidth={known ? 128 : undefined}
+          rightSectionProps={{ style: { justifyContent: 'flex-end', paddingRight: 12 }, 'aria-live': 'polite' }}
           maxLength={23}
           value={values.number}
           onChange={onNumber}

@@ -1,24 +1,17 @@
 import { useState } from 'react';
-import { ActionIcon, Badge, Button, Group, Modal, Paper, Skeleton, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Group, Modal, Paper, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconBrandMastercard, IconBrandVisa, IconCreditCard, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconCreditCard, IconPlus, IconTrash } from '@tabler/icons-react';
 import type { PaymentMethod } from '@portal/contract';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorDisplay } from '../../../components/error-display';
+import { StatusBadge } from '../../../components/status-badge';
 import { setAddMethodVisible } from '../../../lib/state/billing-slice';
 import { useAppDispatch } from '../../../lib/state/hooks';
 import { useRemovePaymentMethodMutation } from '../api';
 import { brandLabel, cardExpired, expiryLabel } from '../billing-display';
+import { BrandIcon } from './brand-icon';
 import { SectionHeader } from './section-header';
-
-function BrandIcon({ brand }: { brand: string }) {
-  const Icon = brand === 'visa' ? IconBrandVisa : brand === 'mastercard' ? IconBrandMastercard : IconCreditCard;
-  return (
-    <ThemeIcon variant="light" color="gray" size={40} radius="md" aria-hidden>
-      <Icon size={24} stroke={1.5} />
-    </ThemeIcon>
-  );
-}
 
 export const cardName = (m: Pick<PaymentMethod, 'brand' | 'last4'>) => `${brandLabel(m.brand)} ending in ${m.last4}`;
 
@@ -42,9 +35,9 @@ function CardRow({ method, first, onRemove }: { method: PaymentMethod; first: bo
               {brandLabel(method.brand)} •••• {method.last4}
             </Text>
             {method.isDefault ? (
-              <Badge size="xs" variant="light" radius="sm">
+              <StatusBadge size="xs" tone="info">
                 Default
-              </Badge>
+              </StatusBadge>
             ) : null}
           </Group>
           <Text size="xs" c={expired ? 'red' : 'dimmed'}>

@@ -2,8 +2,6 @@ import type { ReactNode } from 'react';
 import {
   ActionIcon,
   Alert,
-  Anchor,
-  Badge,
   Button,
   CopyButton,
   Divider,
@@ -17,6 +15,7 @@ import {
 } from '@mantine/core';
 import {
   IconAlertTriangle,
+  IconArrowRight,
   IconCalendarRepeat,
   IconCheck,
   IconCopy,
@@ -26,6 +25,7 @@ import {
 } from '@tabler/icons-react';
 import type { ModalId, Subscription } from '@portal/contract';
 import { Link } from 'react-router';
+import { StatusBadge } from '../../../components/status-badge';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { PAGES } from '../../../lib/pages';
 import { setAddMethodVisible } from '../../../lib/state/billing-slice';
@@ -48,35 +48,40 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+/** The key in monospace with a copy button, and a quiet way to see it on the Licenses page. */
 export function LicenseKey({ licenseKey }: { licenseKey: string }) {
   return (
-    <Group gap={4} wrap="nowrap" style={{ minWidth: 0 }}>
-      <Tooltip label="Show on the Licenses page">
-        <Anchor
-          component={Link}
-          to={`${PAGES.licenses.path}?highlight=${encodeURIComponent(licenseKey)}`}
-          ff="monospace"
-          size="sm"
-          style={{ overflowWrap: 'anywhere' }}
-        >
+    <Group gap="xs" wrap="wrap" style={{ minWidth: 0 }}>
+      <Group gap={4} wrap="nowrap" style={{ minWidth: 0 }}>
+        <Text ff="monospace" size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
           {licenseKey}
-        </Anchor>
-      </Tooltip>
-      <CopyButton value={licenseKey}>
-        {({ copied, copy }) => (
-          <Tooltip label={copied ? 'Copied' : 'Copy license key'}>
-            <ActionIcon
-              variant="subtle"
-              color={copied ? 'green' : 'gray'}
-              size="sm"
-              onClick={copy}
-              aria-label={copied ? 'Copied' : 'Copy license key'}
-            >
-              {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
-            </ActionIcon>
-          </Tooltip>
-        )}
-      </CopyButton>
+        </Text>
+        <CopyButton value={licenseKey}>
+          {({ copied, copy }) => (
+            <Tooltip label={copied ? 'Copied' : 'Copy license key'}>
+              <ActionIcon
+                variant="subtle"
+                color={copied ? 'green' : 'gray'}
+                size="sm"
+                onClick={copy}
+                aria-label={copied ? 'Copied' : 'Copy license key'}
+              >
+                {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
+              </ActionIcon>
+            </Tooltip>
+          )}
+        </CopyButton>
+      </Group>
+      <Button
+        component={Link}
+        to={`${PAGES.licenses.path}?highlight=${encodeURIComponent(licenseKey)}`}
+        variant="subtle"
+        size="compact-sm"
+        rightSection={<IconArrowRight size={14} />}
+        aria-label={`Show license ${licenseKey} on the Licenses page`}
+      >
+        View nodes
+      </Button>
     </Group>
   );
 }
@@ -87,7 +92,6 @@ export function SubscriptionCard({ subscription: s }: { subscription: Subscripti
   const state = subscriptionState(s);
   const badge = SUBSCRIPTION_BADGE[state];
   const open = (id: ModalId) => dispatch(showModal({ id, props: toModalProps(s) }));
-  const nodes = `${s.quantity} ${s.quantity === 1 ? 'node' : 'nodes'}`;
   const end = formatDate(s.currentPeriodEnd);
   const titleId = `subscription-${s.stripeId}`;
   // Beside the title on wider screens; on phones, full-width buttons under it.
@@ -141,12 +145,11 @@ export function SubscriptionCard({ subscription: s }: { subscription: Subscripti
               <Title order={3} size="h4" id={titleId}>
                 {s.plan}
               </Title>
-              <Badge variant="light" color={badge.color}>
-                {badge.label}
-              </Badge>
+              <StatusBadge tone={badge.tone}>{badge.label}</StatusBadge>
             </Group>
+            {/* The number of nodes is in the figures below; the line says how it is billed. */}
             <Text size="sm" c="dimmed">
-              {nodes}, {intervalLabel(s.interval)}
+              Billed {intervalLabel(s.interval)}
             </Text>
           </Stack>
           {state === 'active' && !narrow ? actions : null}

@@ -1,18 +1,25 @@
-import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { createContext, useContext, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Alert, Button, Group, Loader, Stack, TextInput } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { CONFIRM_PHRASE, TEXT } from '@portal/contract';
+import { CONFIRM_PHRASE, isConfirmPhrase, TEXT } from '@portal/contract';
 import { ErrorDisplay } from '../../../components/error-display';
 import { useModalBusy, useOnModalClose } from '../../../components/modal-host';
 import { track, type AnalyticsProps } from '../../../lib/analytics';
+import { errorMessage } from '../../../lib/api-error';
 import { reloadPage } from '../reload-page';
 
 /** The analytics `type` of each change (specification, section 3). */
 export type ChangeType = 'quantity' | 'billing_period' | 'cancel' | 'reactivate';
 
-export function confirmPhraseOk(value: string): boolean {
-  return value.trim().toLowerCase() === CONFIRM_PHRASE.toLowerCase();
-}
+/** 'I confirm' in any letter case, exactly: surrounding spaces make it another text (the contract's rule). */
+export const confirmPhraseOk = isConfirmPhrase;
+
+/**
+ * The message of the failed submit, if any. A part of the form that shows a server error of its own
+ * (the charge preview) leaves out the same message, so one failure is said once, beside Submit.
+ */
+const SubmitErrorContext = createContext<string | null>(null);
+export const useSubmitErrorMessage = () => useContext(SubmitErrorContext);
 
 export interface SubscriptionChangeFormProps {
   type: ChangeType;
@@ -86,42 +93,46 @@ export function SubscriptionChangeForm({
     if (!changeSent.current) track('subscription_change_cancelled', { type, stripe_subscription_id: stripeId });
   });
 
+  const submitErrorMessage = error === null || error === undefined ? null : errorMessage(error);
+
   return (
-    <form onSubmit={onSubmit} noValidate>
-      <Stack gap="md">
-        {warning ? (
-          <Alert role="note" color="yellow" variant="light" icon={<IconAlertTriangle size={18} stroke={1.8} />} py="sm">
-            {warning}
-          </Alert>
-        ) : null}
-        {children}
-        <TextInput
-          label="Confirmation"
-          description={`Type "${CONFIRM_PHRASE}" to proceed.`}
-          placeholder={CONFIRM_PHRASE}
-          autoComplete="off"
-          spellCheck={false}
-          required
-          value={confirm}
-          onChange={(e) => setConfirm(e.currentTarget.value)}
-          error={confirmError}
-          disabled={submitting}
-        />
-        <ErrorDisplay error={error} />
-        <Group justify="flex-end" gap="sm" mt="xs">
-          <Button variant="default" onClick={close} disabled={submitting}>
-            Cancel
-          </Button>
-          <Button
-            type="submit"
-            color={submitColor}
+    <SubmitErrorContext.Provider value={submitErrorMessage}>
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="md">
+          {warning ? (
+            <Alert role="note" color="yellow" variant="light" icon={<IconAlertTriangle size={18} stroke={1.8} />} py="sm">
+              {warning}
+            </Alert>
+          ) : null}
+          {children}
+          <TextInput
+            label="Confirmation"
+            description={`Type "${CONFIRM_PHRASE}" to proceed.`}
+            placeholder={CONFIRM_PHRASE}
+            autoComplete="off"
+            spellCheck={false}
+            required
+            value={confirm}
+            onChange={(e) => setConfirm(e.currentTarget.value)}
+            error={confirmError}
             disabled={submitting}
-            leftSection={submitting ? <Loader size={14} color="currentColor" aria-hidden /> : null}
-          >
-            {submitting ? TEXT.submitting : 'Submit'}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+          />
+          <ErrorDisplay error={error} />
+          <Group justify="flex-end" gap="sm" mt="xs">
+            <Button variant="default" onClick={close} disabled={submitting}>
+              Cancel
+            </Button>
+            <Button
+              type="submit"
+              color={submitColor}
+              disabled={submitting}
+              leftSection={submitting ? <Loader size={14} color="currentColor" aria-hidden /> : null}
+            >
+              {submitting ? TEXT.submitting : 'Submit'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </SubmitErrorContext.Provider>
   );
 }

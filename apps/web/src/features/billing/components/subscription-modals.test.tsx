@@ -111,7 +111,9 @@ describe('subscription modals', () => {
     ])('refuses %j with %j and sends nothing', async (value, message) => {
       const { fetch } = open('ChangeQuantityModal');
       const dialog = await screen.findByRole('dialog');
-      if (value) await userEvent.type(within(dialog).getByLabelText(/New number of nodes/), value);
+      const field = within(dialog).getByLabelText(/New number of nodes/);
+      await userEvent.clear(field);
+      if (value) await userEvent.type(field, value);
       await userEvent.type(within(dialog).getByLabelText(/Confirmation/), 'I confirm');
       await userEvent.click(within(dialog).getByRole('button', { name: 'Submit' }));
       expect(await within(dialog).findByText(message)).toBeInTheDocument();
@@ -124,11 +126,68 @@ describe('subscription modals', () => {
         'POST /api/billing/subscriptions/sub_123/preview': { status: 200, body: preview },
       });
       const dialog = await screen.findByRole('dialog');
+      await userEvent.clear(within(dialog).getByLabelText(/New number of nodes/));
       await userEvent.type(within(dialog).getByLabelText(/New number of nodes/), '5');
       await userEvent.type(within(dialog).getByLabelText(/Confirmation/), 'I confirm it');
       await userEvent.click(within(dialog).getByRole('button', { name: 'Submit' }));
       expect(await within(dialog).findByText(TEXT.confirmRequired)).toBeInTheDocument();
       expect(fetch.calls.some((c) => c.method === 'PUT')).toBe(false);
+    });
+
+    it('starts at the current quantity, changed with the − and + buttons', async () => {
+      const { fetch } = open('ChangeQuantityModal', {
+        'POST /api/billing/subscriptions/sub_123/preview': { status: 200, body: preview },
+      });
+      const dialog = await screen.findByRole('dialog');
+      const field = within(dialog).getByLabelText(/New number of nodes/);
+      expect(field).toHaveValue('3');
+      // Unchanged, there is nothing to price yet, and no error before the customer acts.
+      expect(dialog).toHaveTextContent('Choose a new number of nodes to see what it costs now.');
+      expect(within(dialog).queryByText(TEXT.quantityMustDiffer)).not.toBeInTheDocument();
+      await userEvent.click(within(dialog).getByRole('button', { name: 'One node more' }));
+      await userEvent.click(within(dialog).getByRole('button', { name: 'One node more' }));
+      expect(field).toHaveValue('5');
+      await within(dialog).findByRole('group', { name: 'Charge preview' }, { timeout: 2000 });
+      await waitFor(() =>
+        expect(fetch.calls.filter((c) => c.path.endsWith('/preview')).map((c) => JSON.parse(c.body!))).toContainEqual({
+          quantity: 5,
+        }),
+      );
+      await userEvent.click(within(dialog).getByRole('button', { name: 'One node fewer' }));
+      expect(field).toHaveValue('4');
+    });
+
+    it.each([' I confirm', 'I confirm ', ' I confirm '])(
+      'refuses %j: the phrase is compared without case, but nothing is trimmed',
+      async (typed) => {
+        const { fetch } = open('ChangeQuantityModal', {
+          'POST /api/billing/subscriptions/sub_123/preview': { status: 200, body: preview },
+        });
+        const dialog = await screen.findByRole('dialog');
+        await userEvent.clear(within(dialog).getByLabelText(/New number of nodes/));
+        await userEvent.type(within(dialog).getByLabelText(/New number of nodes/), '5');
+        await userEvent.type(within(dialog).getByLabelText(/Confirmation/), typed);
+        await userEvent.click(within(dialog).getByRole('button', { name: 'Submit' }));
+        expect(await within(dialog).findByText(TEXT.confirmRequired)).toBeInTheDocument();
+        expect(fetch.calls.some((c) => c.method === 'PUT')).toBe(false);
+      },
+    );
+
+    it('says a refusal once when the preview and the change fail alike', async () => {
+      const refusal = { message: 'This subscription is cancelled. Re-activate it before changing it.', code: 'CONFLICT' };
+      open('ChangeQuantityModal', {
+        'POST /api/billing/subscriptions/sub_123/preview': { status: 409, body: refusal },
+        'PUT /api/billing/subscriptions/sub_123/quantity': { status: 409, body: refusal },
+      });
+      const dialog = await screen.findByRole('dialog');
+      await userEvent.clear(within(dialog).getByLabelText(/New number of nodes/));
+      await userEvent.type(within(dialog).getByLabelText(/New number of nodes/), '5');
+      expect(await within(dialog).findByRole('alert', {}, { timeout: 2000 })).toHaveTextContent(`Error: ${refusal.message}`);
+      await userEvent.type(within(dialog).getByLabelText(/Confirmation/), 'I confirm');
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Submit' }));
+      await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Submit' })).toBeEnabled());
+      expect(within(dialog).getAllByText(refusal.message)).toHaveLength(1);
+      expect(within(dialog).getAllByRole('alert')).toHaveLength(1);
     });
 
     it('shows the charge now and the next renewal, then changes, records the event and reloads', async () => {
@@ -150,6 +209,7 @@ describe('subscription modals', () => {
         return answer(input, init);
       });
       const dialog = await screen.findByRole('dialog');
+      await userEvent.clear(within(dialog).getByLabelText(/New number of nodes/));
       await userEvent.type(within(dialog).getByLabelText(/New number of nodes/), '5');
       const charge = await within(dialog).findByRole('group', { name: 'Charge preview' }, { timeout: 2000 });
       expect(charge).toHaveTextContent('Charged now$49.90');
@@ -179,6 +239,7 @@ describe('subscription modals', () => {
         },
       });
       const dialog = await screen.findByRole('dialog');
+      await userEvent.clear(within(dialog).getByLabelText(/New number of nodes/));
       await userEvent.type(within(dialog).getByLabelText(/New number of nodes/), '5');
       await userEvent.type(within(dialog).getByLabelText(/Confirmation/), 'I confirm');
       await userEvent.click(within(dialog).getByRole('button', { name: 'Submit' }));
