@@ -25,5 +25,16 @@ const server = spawn(process.execPath, ['--enable-source-maps', SERVER_BUNDLE], 
 });
 // Forward readiness to a parent process (the start-up benchmark listens for it).
 server.on('message', (m) => process.send?.(m));
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+// The server exits within its 10 s grace period by itself; should it ever not, it is killed
+// a little later, so `npm start` never outlives a stop request.
+let backstop;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    server.kill(signal);
+    backstop ??= setTimeout(() => {
+      console.error(`The server did not exit within 15 s of ${signal}: killing it.`);
+      server.kill('SIGKILL');
+    }, 15_000).unref();
+  });
+}
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,5 +1,9 @@
 import type { Writable } from 'node:stream';
 
+/** Lines dropped by every LogOutput of this process, for the metrics. */
+let droppedInProcess = 0;
+export const logLinesDropped = () => droppedInProcess;
+
 /** 4 MiB of log lines waiting for a slow reader; beyond that, lines are dropped and counted. */
 const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
@@ -73,6 +77,7 @@ export class LogOutput {
   private enqueue(item: string | { text: string }, size: number) {
     if (this.broken || this.queuedBytes + size > this.maxBytes) {
       this.dropped++;
+      droppedInProcess++;
       return;
     }
     this.queue.push(item);
@@ -119,6 +124,7 @@ export class LogOutput {
     if (this.broken) return;
     this.broken = true;
     this.dropped += this.queue.length;
+    droppedInProcess += this.queue.length;
     this.queue = [];
     this.queuedBytes = 0;
     this.notifyIdle();

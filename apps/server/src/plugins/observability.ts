@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/client';
+import { logLinesDropped } from '../lib/log-output';
 import type { OutboxService } from '../modules/outbox/outbox.service';
 
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -83,8 +84,13 @@ export function registerObservability(
     const authorised = token ? req.headers.authorization === `Bearer ${token}` : loopback && !req.headers['x-forwarded-for'];
     if (!authorised) return reply.status(404).send({ message: 'No such endpoint: GET /metrics', code: 'NOT_FOUND' });
     const backlog = await deps.outbox.pending().catch(() => -1);
-    return reply
-      .type('text/plain; version=0.0.4')
-      .send(deps.metrics.render({ outbox_backlog: backlog, process_resident_memory_bytes: process.memoryUsage().rss }));
+    return reply.type('text/plain; version=0.0.4').send(
+      deps.metrics.render({
+        outbox_backlog: backlog,
+        process_resident_memory_bytes: process.memoryUsage().rss,
+        // Since start: log lines lost to a log reader that stalled or went away.
+        log_lines_dropped: logLinesDropped(),
+      }),
+    );
   });
 }
