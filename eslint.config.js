@@ -1,4 +1,4 @@
-// Lint: typed TypeScript rules, and the dependency boundaries of STYLE.md (features do not import
+// Lint: typed TypeScript rules, and the dependency boundaries (features do not import
 // each other; the web app never imports server code; the contract depends on zod alone), with
 // ESLint's own no-restricted-imports (see docs/decisions/017-lint-boundaries.md).
 import js from '@eslint/js';

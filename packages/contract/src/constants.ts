@@ -1,4 +1,4 @@
-/** Business constants of the specification (section 9) and the design brief. */
+/** Business constants both apps share: limits, the confirm phrase, the landing page, layout and timing. */
 export const QUANTITY_MIN = 1;
 export const QUANTITY_MAX = 99;
 export const CONFIRM_PHRASE = 'I confirm';
@@ -57,7 +57,7 @@ export const MODAL_IDS = [
 ] as const;
 export type ModalId = (typeof MODAL_IDS)[number];
 
-/** Texts of the specification, word for word. */
+/** The portal's fixed texts, word for word: both apps and the tests use these, never a copy. */
 export const TEXT = {
   unknownError: 'An unknown error occurred',
   quantityMustDiffer: 'Quantity must be different from the current one',

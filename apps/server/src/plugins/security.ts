@@ -25,7 +25,7 @@ export function contentSecurityPolicy(opts: { stripe: boolean }): string {
   ].join('; ');
 }
 
-/** Security headers on every answer, and the cross-site rules of DESIGN.md section 6. */
+/** Security headers on every answer, and the cross-site rules of docs/decisions/008-security-rules.md. */
 export function registerSecurity(app: FastifyInstance, opts: { publicUrl: string; hsts: boolean; csp: string }) {
   const publicUrl = new URL(opts.publicUrl);
   const allowedOrigin = publicUrl.origin;

@@ -15,7 +15,7 @@ import { APP_LIMIT, fillPath, ROUTES, routeId, type FuzzGroup, type RouteEntry }
 export const SEED = Number(process.env.FUZZ_SEED ?? 20_250_131);
 export const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
 
-/** The one error shape of DESIGN.md section 5, strictly: nothing else in the body. */
+/** The one error shape of the contract (`ErrorSchema`), strictly: nothing else in the body. */
 export const ErrorBodySchema = z.strictObject({
   message: z.string().min(1),
   code: z.enum(ERROR_CODES),

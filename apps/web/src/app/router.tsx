@@ -27,7 +27,7 @@ function lazyRoute(page: LazyPage, route: { path?: string; index?: true; childre
 }
 
 /**
- * The routes of the specification (section 2). Pages, and the signed-in layout, load lazily:
+ * The portal's routes (listed in apps/web/README.md). Pages, and the signed-in layout, load lazily:
  * the screen stays as it is while the next one loads (navigations are transitions), and the
  * progress bar (router-progress.tsx) shows at the top meanwhile.
  */

@@ -8,7 +8,7 @@ import { menuSlice } from '../lib/state/menu-slice';
 import { userSlice } from '../lib/state/user-slice';
 
 /**
- * The client state is exactly the specification's four slices (their reducers live in
+ * The client state is exactly four slices, user, billing, license, menu (their reducers live in
  * lib/state so that features can use them without importing the app), plus the API cache.
  */
 const rootReducer = combineReducers({

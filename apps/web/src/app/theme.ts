@@ -65,7 +65,7 @@ export const theme = createTheme({
     Anchor: { defaultProps: { underline: 'always' } },
     // The kit's close buttons have no name of their own (screen readers would say just "button"),
     // and the dialog's <header> would be announced as a second banner landmark of the page.
-    // Every dialog: centred, the specification's transitions (dialog 300 ms, backdrop 150 ms), one look.
+    // Every dialog: centred, the same transitions (dialog 300 ms, backdrop 150 ms, from the contract), one look.
     Modal: {
       defaultProps: {
         closeButtonProps: { 'aria-label': 'Close' },

@@ -31,7 +31,7 @@ export function errorBody(error: unknown): Partial<ApiError> | null {
 
 /**
  * `error.data.message`; for a request that never reached the server, what to do about it (the
- * browser's own 'Failed to fetch' says nothing useful); otherwise the specification's fallback text.
+ * browser's own 'Failed to fetch' says nothing useful); otherwise the fallback TEXT.unknownError.
  */
 export function errorMessage(error: unknown): string {
   const message = errorBody(error)?.message;

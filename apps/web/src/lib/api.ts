@@ -9,7 +9,7 @@ import type { PublicConfig } from '@portal/contract';
 import { signedOut } from './state/user-slice';
 import type { ClientState } from './state/hooks';
 
-/** Cache groups of the specification: a mutation invalidates its group so its reads refetch. */
+/** Cache groups, one per domain: a mutation invalidates its group so its reads refetch. */
 export const TAGS = ['Products', 'Authentication', 'Licenses', 'Billing', 'Users'] as const;
 
 const rawBaseQuery = fetchBaseQuery({

@@ -42,7 +42,7 @@ export function localizeDates(text: string, locale?: string): string {
   });
 }
 
-/** A subscription's billing interval as the specification shows it: 'month' -> 'monthly', 'year' -> 'yearly'. */
+/** A subscription's billing interval as the pages show it: 'month' -> 'monthly', 'year' -> 'yearly'. */
 export function formatInterval(interval: string): string {
   return `${interval}ly`;
 }

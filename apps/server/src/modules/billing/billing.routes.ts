@@ -47,7 +47,7 @@ const CheckoutHeadersSchema = z.object({
     .optional(),
 });
 
-/** The specification writes some paths with a trailing slash; both forms answer. */
+/** Some documented paths end in a slash (ALIASES in plugins/openapi-operations.ts); both forms answer. */
 const withSlash = (path: string) => [path, `${path}/`];
 
 export async function billingRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {

@@ -16,7 +16,7 @@ import {
   type UrlSigner,
 } from '../../providers/storage';
 
-/** The path of the file route; `pce` is the product's path segment of the specification. */
+/** The path of the file route; `pce` is the product's path segment of the API (`/api/products/pce/download`). */
 export const FILE_ROUTE = '/api/products/pce/files';
 
 export type ByteRange = { start: number; end: number };

@@ -101,7 +101,7 @@ export async function usersRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     },
   );
 
-  // The specification's path has a trailing slash; both forms are served.
+  // The documented path has a trailing slash (see ALIASES in plugins/openapi-operations.ts); both forms are served.
   for (const url of ['/users/', '/users']) {
     r.delete(
       url,

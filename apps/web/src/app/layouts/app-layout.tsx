@@ -38,7 +38,7 @@ function Shell() {
   const dispatch = useAppDispatch();
   const mobileOpen = useAppSelector((s) => s.menu.mobileOpen);
   const { pathname } = useLocation();
-  // The menu becomes a toggled drawer at 992 px and below (the specification's breakpoint).
+  // The menu becomes a toggled drawer at 992 px and below (MOBILE_BREAKPOINT_PX of the contract).
   const mobile = useMediaQuery(`(max-width: ${MOBILE_BREAKPOINT_PX}px)`) ?? false;
   const [navbar, setNavbar] = useState<HTMLElement | null>(null);
   const [burger, setBurger] = useState<HTMLButtonElement | null>(null);

@@ -7,7 +7,7 @@ import { authApi } from './api';
 
 /**
  * Whether the last session check could not reach the portal (a 5xx or no answer). Kept beside the
- * specification's user slice, not in it: the layouts keep rendering nothing while it is true.
+ * user slice, not in it (that slice's shape is fixed): the layouts keep rendering nothing while it is true.
  */
 let unreachable = false;
 const listeners = new Set<() => void>();

@@ -2,7 +2,7 @@ import { cardBrandLabel, type Interval, type Price, type Subscription } from '@p
 import type { StatusTone } from '../../components/status-badge';
 import type { ModalProps } from '../../lib/state/menu-slice';
 
-/** 'monthly' or 'yearly': the specification shows the interval by appending 'ly'. */
+/** 'monthly' or 'yearly': every billing text shows the interval with 'ly' appended. */
 export function intervalLabel(interval: Interval): string {
   return `${interval}ly`;
 }
@@ -11,7 +11,7 @@ export function otherInterval(interval: Interval): Interval {
   return interval === 'month' ? 'year' : 'month';
 }
 
-/** Badge colours by meaning only (DESIGN.md section 8). */
+/** Badge colours by meaning only (a state, never decoration), so one colour means one thing everywhere. */
 export type StatusColor = 'green' | 'yellow' | 'red' | 'gray';
 
 export type SubscriptionState = 'active' | 'cancelling' | 'past_due' | 'incomplete' | 'ended';

@@ -131,7 +131,7 @@ export function validateCommand(origin: string, licenseKey: string): string {
   ].join('\n');
 }
 
-/** Rows per page (the specification leaves page sizes open). */
+/** Rows per page (the API accepts any size up to PAGE_SIZE_MAX of the contract). */
 export const LICENSES_PAGE_SIZE = 10;
 export const NODES_PAGE_SIZE = 10;
 

@@ -6,7 +6,7 @@ import type { LicenseState } from './license-slice';
 import type { MenuState } from './menu-slice';
 
 /**
- * The client state of the specification: exactly these four slices (plus the API cache, which
+ * The client state: exactly these four slices (plus the API cache, which
  * features reach only through their generated hooks). The store itself is assembled in app/store.ts.
  */
 export interface ClientState {

@@ -8,7 +8,7 @@ import { track, type AnalyticsProps } from '../../../lib/analytics';
 import { errorMessage } from '../../../lib/api-error';
 import { reloadPage } from '../reload-page';
 
-/** The analytics `type` of each change (specification, section 3). */
+/** The analytics `type` of each change, sent with 'subscription_changed' and 'subscription_change_cancelled'. */
 export type ChangeType = 'quantity' | 'billing_period' | 'cancel' | 'reactivate';
 
 /** 'I confirm' in any letter case, exactly: surrounding spaces make it another text (the contract's rule). */
@@ -24,7 +24,7 @@ export const useSubmitErrorMessage = () => useContext(SubmitErrorContext);
 export interface SubscriptionChangeFormProps {
   type: ChangeType;
   stripeId: string;
-  /** The specification's warning, word for word (TEXT.warn*), when the change has one. */
+  /** The change's warning, word for word (TEXT.warn* of the contract), when it has one. */
   warning?: string;
   /** Fields and facts above the confirmation (new quantity, the charge preview). */
   children?: ReactNode;

@@ -16,7 +16,7 @@ function PeriodBox({ label, interval, amount }: { label: string; interval: Inter
         <Text size="xs" c="dimmed" tt="uppercase" fw={600} style={{ letterSpacing: '0.04em' }}>
           {label}
         </Text>
-        {/* 'monthly' / 'yearly' as the specification writes them, never capitalised. */}
+        {/* 'monthly' / 'yearly' as every billing text writes them, never capitalised. */}
         <Text fw={600}>Billed {intervalLabel(interval)}</Text>
         <Text size="sm" c="dimmed" style={{ fontVariantNumeric: 'tabular-nums' }}>
           {amount ?? '\u00a0'}
