@@ -1,6 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { AppError } from '../lib/errors';
 import type { SessionContext, SessionService } from '../modules/auth/sessions';
+import { asArray } from './request-bodies';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,9 +32,22 @@ export function sessionCookie(opts: { secure: boolean; maxAgeSeconds: number }):
   };
 }
 
-/** Looks the session up once per request; routes that need a user call `requireUser`. */
+/**
+ * Looks the session up once per request; routes that need a user call `requireUser`. A route whose
+ * schema says it answers 401 needs a session: it is checked in `onRequest`, before the body is
+ * read or parsed, so a signed-out request costs no parsing (the handler's own call then finds it).
+ */
 export function registerSession(app: FastifyInstance, deps: { sessions: SessionService; cookie: SessionCookie }) {
   app.decorateRequest('auth', null);
+
+  app.addHook('onRoute', (route) => {
+    const responses = route.schema?.response as Record<string, unknown> | undefined;
+    if (!responses || !('401' in responses)) return;
+    const signedIn: onRequestHookHandler = async (req) => {
+      await requireUser(req);
+    };
+    route.onRequest = [signedIn, ...asArray(route.onRequest)];
+  });
 
   async function loadAuth(req: FastifyRequest): Promise<SessionContext | null> {
     if (req.auth) return req.auth;

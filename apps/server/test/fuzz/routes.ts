@@ -71,7 +71,7 @@ export type RouteEntry = {
   query?: Part;
   body?: Part;
   headers?: Part;
-  /** The route's body limit in bytes (Fastify's default of the app is 1 MiB). */
+  /** The route's body limit in bytes (the app's default is 16 KiB). */
   bodyLimit?: number;
   /** A valid request ends the fuzzing customer's session or account: only rejected cases are sent. */
   destructive?: true;
@@ -85,7 +85,7 @@ export type RouteEntry = {
 export type FuzzGroup = 'accounts' | 'billing' | 'stripe';
 
 export const SMALL_BODY = 16 * 1024;
-const APP_BODY_LIMIT = 1024 * 1024;
+const APP_BODY_LIMIT = 16 * 1024;
 
 /** Mirrors the Idempotency-Key header schema of billing.routes.ts (not exported by the contract). */
 export const CheckoutHeadersSchema = z.object({

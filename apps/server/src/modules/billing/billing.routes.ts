@@ -309,6 +309,7 @@ export async function billingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
         '/billing/webhook',
         {
           bodyLimit: WEBHOOK_BODY,
+          config: { rawBody: true },
           schema: {
             tags,
             summary: 'Stripe webhooks: signature checked on the raw body, each event processed once',
