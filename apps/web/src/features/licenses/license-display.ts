@@ -12,21 +12,8 @@ const DAY_MS = 24 * HOUR_MS;
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** How full a license is: 'full' at the limit, 'near' when close to it. */
-export type UsageLevel = 'normal' | 'near' | 'full';
-
-/**
- * 'full' when every slot is taken; 'near' from 80 % of the slots, or when a single slot is left on
- * a license of 3 nodes or more (the next machine takes the last one).
- */
-export function usageLevel(activeNodes: number, maxNodes: number): UsageLevel {
-  if (activeNodes >= maxNodes) return 'full';
-  if (activeNodes >= maxNodes * 0.8 || (maxNodes >= 3 && maxNodes - activeNodes === 1)) return 'near';
-  return 'normal';
-}
-
-/** Colour of the usage bar by meaning: the accent while there is room, yellow near the limit, red at it. */
-export const USAGE_COLOR: Record<UsageLevel, string | undefined> = { normal: undefined, near: 'yellow', full: 'red' };
+// One rule for 'near the node limit', shared with the dashboard.
+export { USAGE_COLOR, usageLevel, type UsageLevel } from '../../lib/usage';
 
 export type ExpiryLevel = 'expired' | 'soon' | 'later';
 
