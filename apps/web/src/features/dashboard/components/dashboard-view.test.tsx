@@ -173,6 +173,18 @@ describe('DashboardView', () => {
     expect(screen.queryByText('Standard', { exact: true })).toBeNull();
   });
 
+  it('colours 2 of 3 nodes in use as a warning, by the same rule as the Licenses page', async () => {
+    renderView(
+      { subscriptions: ok([subscription]), paymentMethods: ok([visa]) },
+      { status: 200, body: { licenses: 1, activeNodes: 2, maxNodes: 3, atLimit: [], expiringSoon: [] } },
+    );
+    const licenses = screen.getByRole('region', { name: 'Licenses' });
+    expect(await within(licenses).findByText('2 of 3')).toBeInTheDocument();
+    const bar = licenses.querySelector('.mantine-Progress-section')!;
+    expect(bar.getAttribute('style')).toContain('yellow');
+    expect(within(licenses).getByText('1 node free')).toBeInTheDocument();
+  });
+
   it('says when no release is available yet', async () => {
     renderView({
       download: {
