@@ -15,7 +15,7 @@ function placeOf(url: string, name: string): string {
   return path.basename(rel);
 }
 
-/** Top lines by self time over every profile in `dir`: "12.3% place functionName" (and per place). */
+/** Top lines by self time over every profile in `dir`, as shares of busy time: "12.3% place functionName" (and per place). */
 export function summarizeProfile(dir: string, top = 20): string[] {
   const byFunction = new Map<string, number>();
   const byPlace = new Map<string, number>();
@@ -26,7 +26,8 @@ export function summarizeProfile(dir: string, top = 20): string[] {
     for (const s of p.samples) hits.set(s, (hits.get(s) ?? 0) + 1);
     for (const n of p.nodes) {
       const h = hits.get(n.id) ?? n.hitCount ?? 0;
-      if (!h) continue;
+      // Shares of the time the process was busy: waiting is not where time goes.
+      if (!h || n.callFrame.functionName === '(idle)') continue;
       const place = placeOf(n.callFrame.url, n.callFrame.functionName);
       const fn = `${place} ${n.callFrame.functionName || '(anonymous)'}`;
       byFunction.set(fn, (byFunction.get(fn) ?? 0) + h);

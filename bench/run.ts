@@ -3,6 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { apiBench, closeApiBench, listsBench } from './api';
+import { cacheMemoryBench } from './cache-memory';
 import { startupBench } from './startup';
 import { validationBench } from './validation';
 import { webBench } from './web';
@@ -13,6 +14,7 @@ const sections: Record<string, () => Promise<Record<string, unknown>>> = {
   api: apiBench,
   lists: listsBench,
   validation: validationBench,
+  'cache-memory': cacheMemoryBench,
 };
 
 const wanted = process.argv.slice(2).filter((a) => a in sections);

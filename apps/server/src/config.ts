@@ -100,7 +100,7 @@ const EnvSchema = z.object({
   REQUEST_TIMEOUT_MS: int(30_000, 1000),
   MAX_CONCURRENT_REQUESTS: int(512, 1),
   /** Nodes (plus one per license) validation keeps in memory per instance; 0 reads the database every time. */
-  LICENSE_CACHE_NODES: int(2_000_000),
+  LICENSE_CACHE_NODES: int(1_000_000),
   METRICS_TOKEN: optionalString,
   WORKERS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
 });

@@ -9,7 +9,8 @@ export type ValidationCacheOptions = {
   notifications: Notifications;
   /**
    * Bound of the memory: licenses are dropped, least recently used first, while the nodes held
-   * (plus one per license) exceed it. 1M nodes take about 150 MB (see bench `cache-memory`).
+   * (plus one per license) exceed it. 1M nodes of 64-character fingerprints take about 250 MB
+   * (`npm run bench -- cache-memory`).
    */
   maxNodes?: number;
   /** Answers are never older than this: past it (no heartbeat back in time) the database answers. */
@@ -46,7 +47,7 @@ type Entry = {
  */
 export function createValidationCache(opts: ValidationCacheOptions) {
   const { queries, notifications } = opts;
-  const maxNodes = opts.maxNodes ?? 2_000_000;
+  const maxNodes = opts.maxNodes ?? 1_000_000;
   const maxStaleMs = opts.maxStaleMs ?? 800;
   const fullLoadNodes = opts.fullLoadNodes ?? 50_000;
   const changingMs = opts.changingMs ?? 2_000;
