@@ -5,6 +5,7 @@ import {
   integer,
   jsonb,
   pgSequence,
+  primaryKey,
   pgTable,
   text,
   timestamp,
@@ -110,6 +111,24 @@ export const invoices = pgTable(
     // A customer's invoices and their credit balance are read by user, not by subscription.
     index('invoices_user_created_idx').on(t.userId, t.createdAt),
   ],
+);
+
+/**
+ * Notices e-mailed about a subscription (renewal coming up, card expiring, payment failed), one row
+ * per subscription, kind and billing period: the row is written with the e-mail's outbox job, so
+ * each notice goes out once however many workers look.
+ */
+export const billingNotices = pgTable(
+  'billing_notices',
+  {
+    subscriptionId: uuid('subscription_id')
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    periodEnd: timestamp('period_end', { withTimezone: true }).notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.subscriptionId, t.kind, t.periodEnd] })],
 );
 
 /** Stripe webhook events, processed once per event id. */
