@@ -33,7 +33,7 @@ export function startBanner(config: Config, startedInMs: number, colors: boolean
     '',
     `  ${bold(`Portal ready at ${config.publicUrl}`)} (started in ${startedInMs} ms)`,
     '',
-    ...rows.map(([name, value]) => `  ${name.padEnd(9)}${value}`),
+    ...rows.map(([name, value]) => `  ${name.padEnd(10)}${value}`),
     '',
     '',
   ].join('\n');

@@ -99,15 +99,17 @@ describe('the readable (terminal) format', () => {
 
   it('shows time, level and message, with extra fields after it', () => {
     expect(format(line('Sign-in link for a@example.com: http://localhost:3000/auth?link=x'))).toMatch(
-      /^\d\d:\d\d:\d\d INFO  Sign-in link for a@example.com: http:\/\/localhost:3000\/auth\?link=x\n$/,
+      /^\d\d:\d\d:\d\d INFO {2}Sign-in link for a@example.com: http:\/\/localhost:3000\/auth\?link=x\n$/,
     );
-    expect(format(line('E-mail written', { to: 'a@example.com' }))).toMatch(/INFO  E-mail written to=a@example.com\n$/);
+    expect(format(line('E-mail written to /o/1.eml', { to: 'a@example.com', file: '/o/1.eml' }))).toMatch(
+      /INFO {2}E-mail written to \/o\/1.eml to=a@example.com\n$/,
+    );
   });
 
   it('makes one line of each request: method, path, status and time', () => {
     expect(format(line('incoming request', { reqId: 'req-1', req: { method: 'GET', url: '/api/health/live' } }))).toBe('');
     expect(format(line('request completed', { reqId: 'req-1', res: { statusCode: 200 }, responseTime: 1.234 }))).toMatch(
-      /INFO  GET \/api\/health\/live 200 1\.2 ms\n$/,
+      /INFO {2}GET \/api\/health\/live 200 1\.2 ms\n$/,
     );
   });
 
@@ -120,7 +122,7 @@ describe('the readable (terminal) format', () => {
         err: { type: 'Error', message: 'boom', stack: 'Error: boom\n    at x' },
       }),
     );
-    expect(text).toMatch(/ERROR boom\n    Error: boom\n        at x\n$/);
+    expect(text).toMatch(/ERROR boom\n {4}Error: boom\n {8}at x\n$/);
     expect(format('plain text')).toBe('plain text\n');
   });
 

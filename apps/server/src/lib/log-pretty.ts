@@ -60,7 +60,8 @@ export function prettyFormatter(options: { colors: boolean }) {
     }
 
     const extras = Object.entries(line)
-      .filter(([key]) => !SHOWN.has(key))
+      // Neither what every line has nor what the message already says (the mailer's file name).
+      .filter(([key, value]) => !SHOWN.has(key) && !(typeof value === 'string' && text.includes(value)))
       .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
     if (extras.length) text += ` ${paint(DIM, extras.join(' '))}`;
     if (line.err) text += `\n${indent(line.err.stack ?? `${line.err.type}: ${line.err.message}`)}`;
