@@ -86,6 +86,8 @@ export const OPERATIONS: Readonly<Record<string, OperationName>> = {
   'PUT /api/billing/subscriptions/{stripeId}/quantity': op('updateQuantity', 'billing'),
   'POST /api/billing/subscriptions/{stripeId}/reactivate': op('reactivateSubscription', 'billing'),
   'POST /api/billing/subscriptions/{stripeId}/preview': op('previewChange', 'billing'),
+  // Served only with Stripe configured.
+  'POST /api/billing/webhook': op('handleWebhook', 'billing'),
   'GET /api/billing/invoices/{id}': op('getInvoice', 'billing', {
     status: 200,
     description: 'The printable invoice page (HTML); on Stripe a 303 redirect to its hosted invoice',
