@@ -4,6 +4,7 @@ import { BrowserRouter } from 'react-router';
 import '@mantine/core/styles.css';
 import '@mantine/nprogress/styles.css';
 import './app/global.css';
+import './app/fonts';
 import { Providers } from './app/providers';
 import { RouterProgress } from './app/router-progress';
 import { AppRoutes, preloadRoutes } from './app/router';

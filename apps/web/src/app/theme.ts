@@ -12,6 +12,7 @@ import {
   TOOLTIP_OPEN_DELAY_MS,
 } from '@portal/contract';
 import { config } from '../lib/config';
+import { FONT_FAMILY } from './fonts';
 
 /** The default brand accent (a calm indigo); VITE_ACCENT_COLOR picks another Mantine colour. */
 const brand: MantineColorsTuple = [
@@ -28,6 +29,24 @@ const brand: MantineColorsTuple = [
 ];
 
 /**
+ * The dark surfaces: a little cooler and with more contrast than the kit's greys. Text (shade 0)
+ * is near white instead of the kit's mid grey (headings read as headings), the page (7) and the
+ * side menu (8) are two distinct steps, cards (6) sit one step above the page.
+ */
+const dark: MantineColorsTuple = [
+  '#e6e8eb',
+  '#c3c7cd',
+  '#9aa0a8',
+  '#6f767f',
+  '#4b5058',
+  '#363a41',
+  '#2a2d33',
+  '#1e2025',
+  '#17191d',
+  '#111215',
+];
+
+/**
  * Filled yellow (a warning's button or badge) is light: black text reads on it (11:1), white does
  * not (1.9:1).
  */
@@ -40,16 +59,18 @@ const variantColorResolver: VariantColorsResolver = (input) => {
 /** One palette, one spacing scale and one type scale for every page: Mantine's, tuned once here. */
 export const theme = createTheme({
   primaryColor: config.accent,
-  colors: { brand },
+  colors: { brand, dark },
   primaryShade: { light: 6, dark: 5 },
   defaultRadius: 'md',
   cursorType: 'pointer',
   variantColorResolver,
   focusRing: 'auto',
-  fontFamily: 'Inter, ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+  fontFamily: FONT_FAMILY,
   fontFamilyMonospace: 'ui-monospace, SFMono-Regular, "JetBrains Mono", Menlo, Consolas, monospace',
+  // Inter (shipped with the app, fonts.ts) is dense: one step lighter than the kit's weights.
+  fontWeights: { regular: '400', medium: '500', bold: '600' },
   headings: {
-    fontWeight: '650',
+    fontWeight: '600',
     sizes: {
       h1: { fontSize: '1.875rem', lineHeight: '1.25' },
       h2: { fontSize: '1.5rem', lineHeight: '1.3' },
@@ -91,6 +112,12 @@ export const theme = createTheme({
   },
 });
 
+/** `hex` (#rrggbb) at `alpha`, for tints that let the surface under them show through. */
+function tint(hex: string, alpha: number): string {
+  const n = Number.parseInt(hex.slice(1, 7), 16);
+  return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`;
+}
+
 /** Status colours by meaning, dark enough for text in the light scheme (WCAG AA, 4.5:1). */
 const STATUS_TONES = {
   // text: on white and the light tints; filled: behind white text.
@@ -123,6 +150,15 @@ export const cssVariablesResolver: CSSVariablesResolver = (t) => {
     '--mantine-color-error': 'var(--mantine-color-red-4)',
     '--mantine-color-anchor': `var(--mantine-color-${t.primaryColor}-3)`,
   };
+  // Light variants in the dark scheme (tinted buttons, badges, alerts, the active menu entry): the
+  // kit makes them opaque blocks of the colour's darkest shade (navy buttons, a brown warning).
+  // A translucent tint of a light shade, with light text, keeps the same look as in light.
+  for (const [color, shades] of Object.entries(t.colors)) {
+    if (color === 'dark' || !shades) continue;
+    dark[`--mantine-color-${color}-light`] = tint(shades[4], 0.16);
+    dark[`--mantine-color-${color}-light-hover`] = tint(shades[4], 0.24);
+    dark[`--mantine-color-${color}-light-color`] = `var(--mantine-color-${color}-2)`;
+  }
   for (const [color, tone] of Object.entries(STATUS_TONES)) {
     light[`--mantine-color-${color}-text`] = tone.text;
     light[`--mantine-color-${color}-light-color`] = tone.text;
