@@ -25,7 +25,7 @@ export function CardHeader({ icon, title, description, action, titleId, order = 
   return (
     // The action moves under the title when both do not fit on one line (a phone, a long description).
     <Group justify="space-between" align="flex-start" gap="sm" wrap="wrap" data-card-header="">
-      <Group gap="sm" wrap="nowrap" align="flex-start" style={{ minWidth: 0, flex: '1 1 220px' }}>
+      <Group gap="sm" wrap="nowrap" align="flex-start" style={{ flex: '1 1 0', minWidth: 180 }}>
         {icon ? (
           <ThemeIcon variant="light" radius="md" size={32} style={{ flexShrink: 0 }} aria-hidden>
             {icon}

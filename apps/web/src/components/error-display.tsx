@@ -28,7 +28,7 @@ export function ErrorDisplay({ error, onRetry, retrying = false }: ErrorDisplayP
       radius="md"
       py="sm"
       icon={<IconAlertCircle size={18} stroke={1.8} />}
-      styles={{ message: { fontSize: 'var(--mantine-font-size-sm)' }, body: { justifyContent: 'center' } }}
+      styles={{ wrapper: { alignItems: 'center' }, body: { justifyContent: 'center' } }}
     >
       <Group justify="space-between" align="center" gap="xs" wrap="wrap">
         <Text size="sm" style={{ flex: '1 1 200px', minWidth: 0, overflowWrap: 'anywhere' }}>
