@@ -1,4 +1,10 @@
-import type { RedeemLinkResponse, RequestLinkBody, RequestLinkResponse, SessionResponse } from '@portal/contract';
+import type {
+  LinkRecipientResponse,
+  RedeemLinkResponse,
+  RequestLinkBody,
+  RequestLinkResponse,
+  SessionResponse,
+} from '@portal/contract';
 import { api } from '../../lib/api';
 
 export const authApi = api.injectEndpoints({
@@ -15,6 +21,15 @@ export const authApi = api.injectEndpoints({
     redeemLink: builder.mutation<RedeemLinkResponse, string>({
       query: (id) => ({ url: `/auth/link/${encodeURIComponent(id)}`, method: 'GET' }),
       invalidatesTags: ['Authentication'],
+    }),
+    /**
+     * GET /api/auth/recipient/{id}: the address a usable link was sent to, shown before the
+     * person continues (a link someone else sent would otherwise sign them in to that account).
+     * Read-only: it never uses the link up.
+     */
+    getLinkRecipient: builder.query<LinkRecipientResponse, string>({
+      query: (id) => `/auth/recipient/${encodeURIComponent(id)}`,
+      keepUnusedDataFor: 0,
     }),
     /** GET /api/auth/session: the signed-in user, or 401. */
     getSession: builder.query<SessionResponse, void>({
@@ -34,7 +49,8 @@ export const authApi = api.injectEndpoints({
   }),
 });
 
-export const { useRequestLinkMutation, useRedeemLinkMutation, useGetSessionQuery, useLogoutMutation } = authApi;
+export const { useRequestLinkMutation, useRedeemLinkMutation, useGetLinkRecipientQuery, useGetSessionQuery, useLogoutMutation } =
+  authApi;
 
 /** Where the Google button sends the browser (a full page navigation). */
 export function googleStartUrl(to: string | null): string {

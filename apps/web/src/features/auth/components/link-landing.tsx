@@ -1,4 +1,4 @@
-import { Button, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Button, Center, Loader, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconClockX, IconLinkOff, IconLogin2 } from '@tabler/icons-react';
 import { DEFAULT_LANDING, LOGIN_LINK_TTL_MINUTES } from '@portal/contract';
 import { useNavigate } from 'react-router';
@@ -6,7 +6,7 @@ import { ErrorDisplay } from '../../../components/error-display';
 import { errorStatus } from '../../../lib/api-error';
 import { useAppDispatch } from '../../../lib/state/hooks';
 import { safePath } from '../../../lib/safe-path';
-import { useRedeemLinkMutation } from '../api';
+import { useGetLinkRecipientQuery, useRedeemLinkMutation } from '../api';
 import { startSession } from '../session';
 
 export interface LinkLandingProps {
@@ -20,12 +20,16 @@ export interface LinkLandingProps {
 /**
  * The page an e-mailed sign-in link opens. It asks for one click before redeeming: mail
  * scanners that open every link on delivery must neither use up the link nor get the session.
+ * It first says which address the link was sent to, so that a link someone else sent (a page
+ * can open this page with the sender's own link) is not followed into the sender's account.
  */
 export function LinkLanding({ linkId, brandName, onRequestNew }: LinkLandingProps) {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
+  const recipient = useGetLinkRecipientQuery(linkId);
   const [redeem, { isLoading, error }] = useRedeemLinkMutation();
   const status = errorStatus(error);
+  const sentTo = recipient.data?.email;
 
   const onContinue = async () => {
     const result = await redeem(linkId);
@@ -71,17 +75,35 @@ export function LinkLanding({ linkId, brandName, onRequestNew }: LinkLandingProp
         <Title order={1} size="h3" textWrap="balance">
           Sign in to {brandName ?? 'the portal'}
         </Title>
-        <Text c="dimmed" size="sm">
-          You opened a sign-in link. Continue to finish signing in on this device.
-        </Text>
-        <ErrorDisplay error={error} />
-        {/* The one thing to do on this page: focus it on arrival, so Enter continues. */}
-        <Button size="md" fullWidth onClick={onContinue} loading={isLoading} autoFocus>
-          Continue to the portal
-        </Button>
-        <Button variant="subtle" size="sm" onClick={onRequestNew}>
-          Not you? Sign in with another address
-        </Button>
+        {recipient.isLoading ? (
+          <Center mih={120}>
+            <Loader size="sm" aria-label="Checking the sign-in link" />
+          </Center>
+        ) : (
+          <>
+            {sentTo ? (
+              <Text size="sm">
+                This link was sent to{' '}
+                <Text span fw={600} style={{ overflowWrap: 'anywhere' }}>
+                  {sentTo}
+                </Text>
+                . Continue only if this is your address.
+              </Text>
+            ) : (
+              <Text c="dimmed" size="sm">
+                You opened a sign-in link. Continue to finish signing in on this device.
+              </Text>
+            )}
+            <ErrorDisplay error={error} />
+            {/* The one thing to do on this page: focus it on arrival, so Enter continues. */}
+            <Button size="md" fullWidth onClick={onContinue} loading={isLoading} autoFocus>
+              Continue to the portal
+            </Button>
+            <Button variant="subtle" size="sm" onClick={onRequestNew}>
+              Not you? Sign in with another address
+            </Button>
+          </>
+        )}
       </Stack>
     </Paper>
   );

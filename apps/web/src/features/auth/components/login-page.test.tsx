@@ -120,6 +120,25 @@ describe('Login: e-mailed link landing', () => {
     expect(store.getState().user).toEqual({ authenticated: true, checkingAuth: false, profile: user });
   });
 
+  it('says which address the link was sent to before the person continues, without using the link up', async () => {
+    const { fetch } = renderLogin(`/login?link=${LINK}`, {
+      [`GET /api/auth/recipient/${LINK}`]: { status: 200, body: { email: 'mallory@evil.example' } },
+      [`GET /api/auth/link/${LINK}`]: { status: 200, body: { user, to: '/app/licenses' } },
+    });
+    const button = await screen.findByRole('button', { name: 'Continue to the portal' });
+    expect(screen.getByText('mallory@evil.example')).toBeInTheDocument();
+    expect(screen.getByText(/This link was sent to/)).toHaveTextContent(
+      'This link was sent to mallory@evil.example. Continue only if this is your address.',
+    );
+    expect(fetch.calls.filter((c) => c.path === `/api/auth/recipient/${LINK}`)).toHaveLength(1);
+    expect(fetch.calls.some((c) => c.path === `/api/auth/link/${LINK}`)).toBe(false);
+    // Not the person's address: they leave for the e-mail form, and the link is never redeemed.
+    await userEvent.click(screen.getByRole('button', { name: 'Not you? Sign in with another address' }));
+    expect(await screen.findByLabelText('E-mail address')).toBeInTheDocument();
+    expect(fetch.calls.some((c) => c.path === `/api/auth/link/${LINK}`)).toBe(false);
+    expect(button).not.toBeInTheDocument();
+  });
+
   it('sends a user who is not onboarded to /onboarding', async () => {
     renderLogin(`/login?link=${LINK}`, {
       [`GET /api/auth/link/${LINK}`]: { status: 200, body: { user: { ...user, onboarded: false }, to: '/app/licenses' } },
