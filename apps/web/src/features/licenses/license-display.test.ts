@@ -77,9 +77,9 @@ describe('explainValidation', () => {
       text: 'The license is valid, but node fp-9 is not activated on it yet. Activating it would take one of the 3 free slots (2 of 5 nodes in use).',
       tone: 'warn',
     });
-    expect(
-      say({ valid: false, code: 'NOT_ACTIVATED', license: { ...license, activeNodes: 4 } }, 'fp-9').text,
-    ).toContain('would take the last free slot');
+    expect(say({ valid: false, code: 'NOT_ACTIVATED', license: { ...license, activeNodes: 4 } }, 'fp-9').text).toContain(
+      'would take the last free slot',
+    );
     expect(say({ valid: false, code: 'NODE_LIMIT_REACHED', license: { ...license, activeNodes: 5 } }, 'fp-9')).toMatchObject({
       title: 'Node limit reached',
       tone: 'danger',

@@ -3,7 +3,7 @@ import { ActionIcon, Badge, CopyButton, Group, Pagination, Progress, Stack, Text
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import type { License } from '@portal/contract';
 import { formatDate, formatDateTime, formatRelative } from '../../../lib/format';
-import { expiryLevel, lastPage, pageSummary, STATUS_BADGE, USAGE_COLOR, usageLevel, type Tone } from '../license-display';
+import { expiryLevel, lastPage, pageSummary, STATUS_BADGE, usageLevel, type Tone, type UsageLevel } from '../license-display';
 import classes from './licenses.module.css';
 
 /** Text in a status colour (by meaning), dark enough to read in both schemes. */
@@ -72,7 +72,14 @@ export function LicenseKeyText({ licenseKey, size = 'sm' }: { licenseKey: string
   );
 }
 
-/** "2 / 5" and a bar: the accent while there is room, yellow near the limit, red at it. */
+/**
+ * Colour of the usage bar by meaning: the accent while there is room, near the limit too (2 of 3 is
+ * normal use, not a warning); yellow at the limit, where the next machine will not fit. Red is for
+ * what is wrong (expired, declined, errors).
+ */
+const BAR_COLOR: Record<UsageLevel, string | undefined> = { normal: undefined, near: undefined, full: 'yellow' };
+
+/** "2 / 5" and a bar: the accent while there is room (2 of 3 is normal use), yellow at the limit. */
 export function NodesUsage({
   activeNodes,
   maxNodes,
@@ -102,10 +109,10 @@ export function NodesUsage({
         aria-valuenow={activeNodes}
         aria-valuetext={words}
       >
-        <Progress.Section value={percent} color={USAGE_COLOR[level]} withAria={false} />
+        <Progress.Section value={percent} color={BAR_COLOR[level]} withAria={false} />
       </Progress.Root>
       {level === 'full' ? (
-        <ToneText tone="danger" size="xs" fw={500}>
+        <ToneText tone="warn" size="xs" fw={500}>
           Node limit reached
         </ToneText>
       ) : null}
@@ -113,19 +120,26 @@ export function NodesUsage({
   );
 }
 
-/** 'in 23 days' (yellow within 14 days, red once expired), with the date beneath. */
-export function ExpiryText({ license, now }: { license: Pick<License, 'expiresAt' | 'status'>; now?: Date }) {
+/**
+ * Until when a license works. A license of a subscription follows it (renewed with each payment,
+ * ended with the subscription), so it shows its date plainly: 'Expires in 23 days' would contradict
+ * 'Renews on' in Billing. A license without a subscription says how long is left, yellow within
+ * 14 days; an expired one is red.
+ */
+export function ExpiryText({ license, now }: { license: Pick<License, 'expiresAt' | 'status' | 'stripeId'>; now?: Date }) {
   const level = expiryLevel(license, now);
   const relative = formatRelative(license.expiresAt, now);
-  const tone: Tone | null = level === 'expired' ? 'danger' : level === 'soon' ? 'warn' : null;
+  const date = formatDate(license.expiresAt);
+  const renewing = level !== 'expired' && license.stripeId !== null;
+  const tone: Tone | null = level === 'expired' ? 'danger' : level === 'soon' && !renewing ? 'warn' : null;
   return (
     <Tooltip label={formatDateTime(license.expiresAt)} position="top-start">
       <Stack gap={0} style={{ whiteSpace: 'nowrap' }}>
         <ToneText tone={tone} size="sm" fw={tone ? 600 : 500}>
-          {level === 'expired' ? `Expired ${relative}` : `Expires ${relative}`}
+          {level === 'expired' ? `Expired ${relative}` : renewing ? `Valid until ${date}` : `Expires ${relative}`}
         </ToneText>
         <Text size="xs" c="dimmed">
-          {formatDate(license.expiresAt)}
+          {renewing ? 'Follows its subscription' : date}
         </Text>
       </Stack>
     </Tooltip>
@@ -158,14 +172,14 @@ export function ListFooter({
       {pages > 1 ? (
         <nav aria-label={label}>
           <Pagination
-          total={pages}
-          value={Math.min(page, pages)}
-          onChange={onChange}
-          size="sm"
-          siblings={1}
-          boundaries={1}
-          getControlProps={(control) => ({ 'aria-label': `${control[0]!.toUpperCase()}${control.slice(1)} page` })}
-          getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
+            total={pages}
+            value={Math.min(page, pages)}
+            onChange={onChange}
+            size="sm"
+            siblings={1}
+            boundaries={1}
+            getControlProps={(control) => ({ 'aria-label': `${control[0]!.toUpperCase()}${control.slice(1)} page` })}
+            getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
           />
         </nav>
       ) : null}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Alert, Anchor, Button, Drawer, Group, Paper, SimpleGrid, Stack } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertCircle, IconFileDownload, IconPlus, IconShieldCheck } from '@tabler/icons-react';
 import type { License } from '@portal/contract';
 import { Link } from 'react-router';
@@ -54,7 +55,9 @@ function InactiveNotice({ license }: { license: License }) {
   );
 }
 
-function LicenseDetail({ license, compact }: { license: License; compact: boolean }) {
+const CRAMPED_QUERY = '(max-width: 67.99em)';
+
+function LicenseDetail({ license, compact, nodesAsCards }: { license: License; compact: boolean; nodesAsCards: boolean }) {
   const { licenseKey } = license;
   const [panel, setPanel] = useState<Panel>(null);
   const [download, { isLoading: downloading, error: downloadError }] = useDownloadLicenseFileMutation();
@@ -121,7 +124,7 @@ function LicenseDetail({ license, compact }: { license: License; compact: boolea
           <ValidatePanel licenseKey={licenseKey} onClose={() => setPanel(null)} />
         </div>
       ) : null}
-      <NodesSection licenseKey={licenseKey} compact={compact} />
+      <NodesSection licenseKey={licenseKey} compact={nodesAsCards} />
       <ActivationHelp licenseKey={licenseKey} />
     </Stack>
   );
@@ -136,21 +139,27 @@ export interface LicenseDrawerProps {
   compact: boolean;
 }
 
-/** One license: its figures, the actions on it (activate, validate, license file), its nodes and how nodes activate. */
+/** One license: its figures, the actions on it (activate, validate, license file), its nodes, and (folded) how nodes activate. */
 export function LicenseDrawer({ license, opened, onClose, compact }: LicenseDrawerProps) {
+  // The nodes table needs about 60 rem; narrower windows (tablets) list the nodes as cards.
+  const cramped = useMediaQuery(CRAMPED_QUERY, false, { getInitialValueInEffect: false });
   return (
     <Drawer
       opened={opened && license !== null}
       onClose={onClose}
       position="right"
-      size={compact ? '100%' : 'xl'}
-      padding={compact ? 'md' : 'lg'}
+      // Roomy on a desktop: the nodes table fits without scrolling sideways (1,040 px, or the
+      // window less a margin that keeps the page in sight); the whole width on a phone.
+      size={compact ? '100%' : 'min(65rem, calc(100vw - 4rem))'}
+      padding={compact ? 'md' : 'xl'}
       title="License details"
       closeButtonProps={{ 'aria-label': 'Close license details' }}
       styles={{ title: { fontWeight: 650, fontSize: 'var(--mantine-font-size-lg)' } }}
       overlayProps={{ backgroundOpacity: 0.35, blur: 2 }}
     >
-      {license ? <LicenseDetail key={license.licenseKey} license={license} compact={compact} /> : null}
+      {license ? (
+        <LicenseDetail key={license.licenseKey} license={license} compact={compact} nodesAsCards={compact || cramped} />
+      ) : null}
     </Drawer>
   );
 }

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { formatDate } from '../../../lib/format';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { licenseKeyCheckCharacter, type License, type LicenseNode } from '@portal/contract';
 import { setAnalyticsSink, type AnalyticsCall } from '../../../lib/analytics';
@@ -107,7 +108,9 @@ describe('LicensesPage', () => {
     expect(first.getByText('Active')).toBeInTheDocument();
     expect(first.getByText('1 / 3')).toBeInTheDocument();
     expect(first.getByRole('progressbar', { name: 'Nodes in use' })).toHaveAttribute('aria-valuetext', '1 of 3 nodes in use');
-    expect(first.getByText('Expires in 23 days')).toBeInTheDocument();
+    // A license of a subscription renews with it: its date, not a countdown that contradicts 'Renews on'.
+    expect(first.getByText(`Valid until ${formatDate(at(23 * DAY + 3_600_000))}`)).toBeInTheDocument();
+    expect(first.queryByText(/Expires in/)).not.toBeInTheDocument();
     const second = within(rows[2]!);
     expect(second.getByText('Expired')).toBeInTheDocument();
     expect(second.getByText('Expired 3 days ago')).toHaveAttribute('data-tone', 'danger');
@@ -117,9 +120,33 @@ describe('LicensesPage', () => {
     expect(screen.getByRole('link', { name: 'Change nodes in Billing' })).toHaveAttribute('href', '/app/billing');
   });
 
-  it('colours the expiry yellow within 14 days', async () => {
-    renderPage({ 'GET /api/licenses/': listAnswer([license({ expiresAt: at(5 * DAY + 3_600_000) })]) });
+  it('colours the expiry yellow within 14 days for a license without a subscription', async () => {
+    renderPage({
+      'GET /api/licenses/': listAnswer([license({ expiresAt: at(5 * DAY + 3_600_000), stripeId: null })]),
+    });
     expect(await screen.findByText('Expires in 5 days')).toHaveAttribute('data-tone', 'warn');
+  });
+
+  it('gives no countdown or warning for a license its subscription renews', async () => {
+    renderPage({ 'GET /api/licenses/': listAnswer([license({ expiresAt: at(5 * DAY + 3_600_000) })]) });
+    const valid = await screen.findByText(`Valid until ${formatDate(at(5 * DAY + 3_600_000))}`);
+    expect(valid).not.toHaveAttribute('data-tone');
+    expect(screen.queryByText(/Expires in/)).not.toBeInTheDocument();
+  });
+
+  it('keeps 2 of 3 nodes in the accent colour; only a full license is yellow (a warning, not an error)', async () => {
+    renderPage({
+      'GET /api/licenses/': listAnswer([
+        license({ activeNodes: 2, maxNodes: 3 }),
+        license({ licenseKey: KEY_B, activeNodes: 3, maxNodes: 3 }),
+      ]),
+    });
+    const table = await screen.findByRole('table', { name: 'Licenses' });
+    const [, normal, full] = within(table).getAllByRole('row');
+    const bar = (row: HTMLElement) => within(row).getByRole('progressbar').firstElementChild as HTMLElement;
+    expect(bar(normal!).getAttribute('style') ?? '').not.toMatch(/yellow|red/);
+    expect(bar(full!).getAttribute('style') ?? '').toMatch(/yellow/);
+    expect(within(full!).getByText('Node limit reached')).toHaveAttribute('data-tone', 'warn');
   });
 
   it('shows the empty state with the way to buy a license in Billing', async () => {
@@ -399,7 +426,11 @@ describe('a license opened', () => {
   it('explains how nodes activate with commands for this key and this portal', async () => {
     renderPage(base);
     const drawer = await openLicense();
-    const help = within(drawer).getByRole('region', { name: 'How nodes activate' });
+    // Folded by default: the nodes come first; the commands are a click away.
+    const toggle = within(drawer).getByRole('button', { name: 'How nodes activate' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.click(toggle);
+    const help = await within(drawer).findByRole('region', { name: 'How nodes activate' });
     expect(help).toHaveTextContent(`${window.location.origin}/api/licenses/${KEY_A}/activate`);
     expect(help).toHaveTextContent(`${window.location.origin}/api/licenses/${KEY_A}/validate`);
     expect(within(help).getByRole('button', { name: 'Copy the activate command' })).toBeInTheDocument();

@@ -108,7 +108,7 @@ export function LicensesPage() {
   const hasLicenses = Boolean(data && data.total > 0);
   let content;
   if (isLoading) {
-    content = <LicensesTableSkeleton />;
+    content = <LicensesTableSkeleton compact={compact} />;
   } else if (!data) {
     content = <ErrorDisplay error={error} onRetry={refetch} retrying={isFetching} />;
   } else if (data.total === 0) {
@@ -116,7 +116,7 @@ export function LicensesPage() {
       <EmptyState
         icon={<IconKey size={28} stroke={1.6} />}
         title="No licenses yet"
-        description="A license key is issued as soon as you subscribe. Each key admits as many nodes as your subscription quantity."
+        description="A license key is issued as soon as you subscribe. Each key works on as many nodes as you subscribe for."
         action={
           <Button component={Link} to={PAGES.billing.path} leftSection={<IconCreditCard size={16} />}>
             Subscribe in Billing

@@ -71,7 +71,7 @@ export function LicensesTable({ licenses, highlight, highlightRef, onOpen, compa
               <Table.Th>License key</Table.Th>
               <Table.Th>Status</Table.Th>
               <Table.Th ta="right">Nodes in use</Table.Th>
-              <Table.Th>Expires</Table.Th>
+              <Table.Th>Valid until</Table.Th>
               <Table.Th>
                 <VisuallyHidden>Actions</VisuallyHidden>
               </Table.Th>
@@ -125,21 +125,72 @@ export function LicensesTable({ licenses, highlight, highlightRef, onOpen, compa
   );
 }
 
-/** The table's shape while the first page loads. */
-export function LicensesTableSkeleton({ rows = 3 }: { rows?: number }) {
-  return (
-    <Paper withBorder p="md" aria-busy="true" aria-label="Loading licenses">
-      <Stack gap="md">
-        <Skeleton height={14} width="40%" radius="sm" />
+/** The shape of the list while the first page loads: the same frame, header and row height as the table (cards on phones). */
+export function LicensesTableSkeleton({ rows = 3, compact = false }: { rows?: number; compact?: boolean }) {
+  if (compact) {
+    return (
+      <Stack gap="sm" aria-busy="true" aria-label="Loading licenses">
         {Array.from({ length: rows }, (_, i) => (
-          <Group key={i} gap="lg" wrap="nowrap">
-            <Skeleton height={18} width="38%" radius="sm" />
-            <Skeleton height={18} width="12%" radius="xl" />
-            <Skeleton height={8} width="20%" radius="xl" />
-            <Skeleton height={18} width="16%" radius="sm" />
-          </Group>
+          <Paper key={i} withBorder p="md">
+            <Stack gap="sm">
+              <Group justify="space-between" wrap="nowrap">
+                <Skeleton height={16} width="65%" radius="sm" />
+                <Skeleton height={20} width={56} radius="sm" />
+              </Group>
+              <Skeleton height={14} width="40%" radius="sm" />
+              <Skeleton height={8} radius="xl" />
+              <Group justify="space-between" wrap="nowrap">
+                <Skeleton height={32} width="35%" radius="sm" />
+                <Skeleton height={30} width={72} radius="md" />
+              </Group>
+            </Stack>
+          </Paper>
         ))}
       </Stack>
+    );
+  }
+  return (
+    <Paper withBorder aria-busy="true" aria-label="Loading licenses">
+      <Table verticalSpacing="sm" horizontalSpacing="md">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>License key</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th ta="right">Nodes in use</Table.Th>
+            <Table.Th>Valid until</Table.Th>
+            <Table.Th>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {Array.from({ length: rows }, (_, i) => (
+            <Table.Tr key={i}>
+              <Table.Td>
+                <Skeleton height={16} width={260} radius="sm" />
+              </Table.Td>
+              <Table.Td>
+                <Skeleton height={20} width={56} radius="sm" />
+              </Table.Td>
+              <Table.Td>
+                <Stack gap={6} align="flex-end">
+                  <Skeleton height={14} width={40} radius="sm" />
+                  <Skeleton height={6} width={120} radius="xl" />
+                </Stack>
+              </Table.Td>
+              <Table.Td>
+                <Stack gap={6}>
+                  <Skeleton height={14} width={120} radius="sm" />
+                  <Skeleton height={10} width={90} radius="sm" />
+                </Stack>
+              </Table.Td>
+              <Table.Td>
+                <Skeleton height={26} width={64} radius="md" ml="auto" />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
     </Paper>
   );
 }

@@ -40,7 +40,7 @@ function StaleBadge() {
 
 function Hostname({ node }: { node: LicenseNode }) {
   return node.hostname ? (
-    <Text size="sm" fw={500}>
+    <Text size="sm" fw={500} className={classes.hostname} title={node.hostname}>
       {node.hostname}
     </Text>
   ) : (
@@ -87,6 +87,8 @@ function ReleaseButton({ node, onRelease }: { node: LicenseNode; onRelease: (nod
       leftSection={<IconTrash size={14} />}
       aria-label={`Release node ${nodeName(node)}`}
       onClick={() => onRelease(node)}
+      // Never squeezed: its label stays whole beside a long hostname.
+      style={{ flexShrink: 0 }}
     >
       Release
     </Button>
@@ -141,7 +143,9 @@ export function NodesSection({ licenseKey, compact }: { licenseKey: string; comp
           <Paper key={node.id} withBorder p="sm" role="listitem">
             <Stack gap={6}>
               <Group justify="space-between" gap="xs" wrap="nowrap">
-                <Hostname node={node} />
+                <div style={{ minWidth: 0, flex: 1 }}>
+                  <Hostname node={node} />
+                </div>
                 <ReleaseButton node={node} onRelease={onRelease} />
               </Group>
               <Fingerprint node={node} />
@@ -159,15 +163,17 @@ export function NodesSection({ licenseKey, compact }: { licenseKey: string; comp
   } else {
     body = (
       <Paper withBorder>
-        <Table.ScrollContainer minWidth={640} type="native">
-          <Table verticalSpacing="xs" horizontalSpacing="md" aria-label="Nodes">
+        {/* No minimum width: the columns fit the view (long names are cut with an ellipsis), so the
+            row action is never scrolled out of sight. */}
+        <Table.ScrollContainer minWidth={0} type="native">
+          <Table verticalSpacing="sm" horizontalSpacing="sm" aria-label="Nodes">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Hostname</Table.Th>
                 <Table.Th>Fingerprint</Table.Th>
                 <Table.Th>Activated</Table.Th>
                 <Table.Th>Last seen</Table.Th>
-                <Table.Th>
+                <Table.Th className={classes.actionCell}>
                   <VisuallyHidden>Actions</VisuallyHidden>
                 </Table.Th>
               </Table.Tr>
@@ -191,7 +197,7 @@ export function NodesSection({ licenseKey, compact }: { licenseKey: string; comp
                   <Table.Td>
                     <LastSeen node={node} now={now} />
                   </Table.Td>
-                  <Table.Td ta="right">
+                  <Table.Td ta="right" className={classes.actionCell}>
                     <ReleaseButton node={node} onRelease={onRelease} />
                   </Table.Td>
                 </Table.Tr>

@@ -77,7 +77,11 @@ export function ValidatePanel({ licenseKey, onClose }: { licenseKey: string; onC
                 variant="light"
                 color={TONE_COLOR[answer.tone]}
                 icon={<Icon size={18} />}
-                title={<span className={classes.tone} data-tone={answer.tone}>{answer.title}</span>}
+                title={
+                  <span className={classes.tone} data-tone={answer.tone}>
+                    {answer.title}
+                  </span>
+                }
               >
                 <Stack gap={4}>
                   <Text size="sm">{answer.text}</Text>
@@ -96,18 +100,18 @@ export function ValidatePanel({ licenseKey, onClose }: { licenseKey: string; onC
           </div>
           <ErrorDisplay error={error} />
           <TextInput
-              label="Fingerprint"
-              description="Optional: leave empty to check the key alone"
-              autoComplete="off"
-              spellCheck={false}
-              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-              value={fingerprint}
-              onChange={(e) => {
-                setFingerprint(e.currentTarget.value);
-                setFieldError(undefined);
-              }}
-              error={fieldError}
-            />
+            label="Fingerprint"
+            description="Optional: leave empty to check the key alone"
+            autoComplete="off"
+            spellCheck={false}
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+            value={fingerprint}
+            onChange={(e) => {
+              setFingerprint(e.currentTarget.value);
+              setFieldError(undefined);
+            }}
+            error={fieldError}
+          />
           <Group justify="flex-end" gap="sm">
             <Button
               variant="default"
