@@ -11,6 +11,7 @@ import { loadConfig } from '../config';
 import type { Database } from '../db/client';
 import { DOCS_PREFIX, nameOperations } from './openapi';
 import { ALIASES, OPERATIONS } from './openapi-operations';
+import { liveRoutes } from '../../test/fuzz/route-list';
 
 type Operation = { operationId?: string; summary?: string; description?: string; tags?: string[]; responses?: object };
 type Doc = { tags?: { name: string }[]; paths: Record<string, Record<string, Operation>> };
@@ -101,6 +102,19 @@ describe('the served OpenAPI document', () => {
     for (const key of Object.keys(ALIASES)) expect(keys.flat(), key).not.toContain(key);
     expect(keys[0]).not.toContain('POST /api/billing/webhook');
     expect(keys[1]).toContain('POST /api/billing/webhook');
+  });
+
+  it.each(CONFIGS)('has an entry for every API route of the app, so a new route without a name fails (%s)', (name) => {
+    const missing = liveRoutes(servedAs(name).app)
+      // The reference itself and the health probes (plugins/observability.ts) are left out of the document.
+      .filter((r) => r.url.startsWith('/api/') && !r.url.startsWith(DOCS_PREFIX) && !r.url.startsWith('/api/health/'))
+      .map((r) => `${r.method} ${r.url.replace(/:([A-Za-z]+)/g, '{$1}')}`)
+      // Fastify answers HEAD for every GET route: it needs no name of its own.
+      .filter(
+        (key) => !(key in OPERATIONS) && !(key in ALIASES) && !(key.startsWith('HEAD ') && `GET ${key.slice(5)}` in OPERATIONS),
+      )
+      .filter((key) => !(key.startsWith('HEAD ') && `GET ${key.slice(5)}` in ALIASES));
+    expect(missing, 'routes without an entry in openapi-operations.ts').toEqual([]);
   });
 
   it('has a route for every entry of the table and of the aliases', () => {
