@@ -86,12 +86,16 @@ describe('profile page', () => {
     const email = uniqueEmail('delete');
     await signInByApi(page, email, { fname: 'Del', lname: 'Eted' });
     await page.goto('/app/profile');
-    const zone = page.getByRole('region', { name: 'Danger zone' });
-    await zone.getByText(/Invoices are kept in anonymised form/).waitFor();
-    const button = zone.getByRole('button', { name: 'Delete my account' });
-    expect(await button.isDisabled()).toBe(true);
-    await zone.getByLabel(/type your e-mail address/).fill(email.toUpperCase());
-    expect(await button.isEnabled()).toBe(true);
+    // A quiet card with one button; the dialog explains and asks for 'I confirm'.
+    const zone = page.getByRole('region', { name: 'Delete account' });
+    await zone.getByRole('button', { name: 'Delete account…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
+    await dialog.getByText(/Invoices are kept in anonymised form/).waitFor();
+    const button = dialog.getByRole('button', { name: 'Delete my account' });
+    await dialog.getByLabel('Confirmation').fill(' I confirm ');
+    await button.click();
+    await dialog.getByText('Please type "I confirm" to proceed').waitFor();
+    await dialog.getByLabel('Confirmation').fill('I CONFIRM');
     await screenshot(page, 'profile-delete-1280');
     await button.click();
 

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Group, List, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, List, Modal, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconLock, IconTrash } from '@tabler/icons-react';
-import { RECENT_SIGN_IN_MINUTES, type SessionUser } from '@portal/contract';
+import { CONFIRM_PHRASE, isConfirmPhrase, RECENT_SIGN_IN_MINUTES, TEXT } from '@portal/contract';
 import { useNavigate } from 'react-router';
 import { ErrorDisplay } from '../../../components/error-display';
 import { resetAnalytics } from '../../../lib/analytics';
@@ -17,20 +17,52 @@ import { useDeleteAccountMutation, useSignOutToConfirmMutation } from '../api';
 export const ACCOUNT_DELETED_MESSAGE = 'Your account was deleted';
 export const SIGN_IN_AGAIN_TITLE = 'For your security, sign in again to confirm';
 
-/** The typed confirmation: the account's own e-mail address, in any letter case. */
-export function confirmsDeletion(typed: string, email: string): boolean {
-  return typed.trim().toLowerCase() === email.trim().toLowerCase();
+/** The typed confirmation: 'I confirm' in any letter case, exactly (the contract's rule; nothing trimmed). */
+export const confirmsDeletion = isConfirmPhrase;
+
+/**
+ * Account deletion: a quiet card with one button; what deletion does, the typed confirmation and
+ * the call are in a dialog, so the page does not carry a permanent red warning.
+ */
+export function DangerZone() {
+  const [opened, setOpened] = useState(false);
+  return (
+    <Paper withBorder p={{ base: 'md', sm: 'xl' }} component="section" aria-labelledby="delete-account-title">
+      <Group justify="space-between" align="center" gap="md">
+        <Stack gap={2} style={{ minWidth: 0, flex: '1 1 260px' }}>
+          <Title order={2} size="h4" id="delete-account-title">
+            Delete account
+          </Title>
+          <Text size="sm" c="dimmed">
+            Ends your subscriptions and licenses and erases your personal data. This cannot be undone.
+          </Text>
+        </Stack>
+        <Button variant="default" color="red" c="red" leftSection={<IconTrash size={16} />} onClick={() => setOpened(true)}>
+          Delete account…
+        </Button>
+      </Group>
+      <DeleteAccountDialog opened={opened} onClose={() => setOpened(false)} />
+    </Paper>
+  );
 }
 
-/** Account deletion: what it does, a typed confirmation, and the call. */
-export function DangerZone({ user }: { user: SessionUser }) {
+function DeleteAccountDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [typed, setTyped] = useState('');
+  const [attempted, setAttempted] = useState(false);
   const [deleteAccount, deletion] = useDeleteAccountMutation();
   const [signOut, signingOut] = useSignOutToConfirmMutation();
-  const confirmed = confirmsDeletion(typed, user.email);
+  const confirmed = confirmsDeletion(typed);
   const needsSignIn = errorBody(deletion.error)?.code === 'RECENT_SIGN_IN_REQUIRED';
+
+  const close = () => {
+    if (deletion.isLoading) return;
+    setTyped('');
+    setAttempted(false);
+    deletion.reset();
+    onClose();
+  };
 
   /** Leaves the signed-in app: local state and caches cleared, analytics no longer tied to the person. */
   const leave = () => {
@@ -41,6 +73,7 @@ export function DangerZone({ user }: { user: SessionUser }) {
 
   const onDelete = async (event: FormEvent) => {
     event.preventDefault();
+    setAttempted(true);
     if (!confirmed) return;
     const result = await deleteAccount();
     if ('error' in result) return;
@@ -59,78 +92,58 @@ export function DangerZone({ user }: { user: SessionUser }) {
   };
 
   return (
-    <Paper
-      withBorder
-      p={{ base: 'md', sm: 'xl' }}
-      style={{ borderColor: 'var(--mantine-color-red-outline)' }}
-      component="section"
-      aria-labelledby="danger-zone-title"
-    >
-      <Stack gap="md">
-        <Stack gap={2}>
-          <Title order={2} size="h4" c="red" id="danger-zone-title">
-            Danger zone
-          </Title>
-          <Text fw={600}>Delete your account</Text>
+    <Modal opened={opened} onClose={close} title="Delete your account?" size="lg">
+      <form onSubmit={(e) => void onDelete(e)} noValidate aria-label="Delete your account">
+        <Stack gap="md">
+          <Text size="sm">Deleting your account takes effect at once and cannot be undone:</Text>
+          <List size="sm" spacing={6} withPadding>
+            <List.Item>Your subscriptions end now, without further charges.</List.Item>
+            <List.Item>Your licenses stop validating: the machines that use them can no longer activate or validate.</List.Item>
+            <List.Item>Your saved cards are removed.</List.Item>
+            <List.Item>Your personal data is erased: name, company, e-mail address, sign-ins and activity.</List.Item>
+            <List.Item>Invoices are kept in anonymised form, as accounting law requires.</List.Item>
+          </List>
+          <Text size="sm" c="dimmed">
+            Download your data first if you want to keep a copy. Signing in again later with the same address starts a new, empty
+            account.
+          </Text>
+          {needsSignIn ? (
+            <Alert color="yellow" variant="light" icon={<IconLock size={18} />} title={SIGN_IN_AGAIN_TITLE} role="alert">
+              <Stack gap="sm" align="flex-start">
+                <Text size="sm">
+                  Deleting an account needs a sign-in within the last {RECENT_SIGN_IN_MINUTES} minutes. Sign in again, then come
+                  back to this page to delete your account.
+                </Text>
+                <Button color="yellow" variant="filled" loading={signingOut.isLoading} onClick={() => void onSignInAgain()}>
+                  Sign out and sign in again
+                </Button>
+              </Stack>
+            </Alert>
+          ) : null}
+          <TextInput
+            label="Confirmation"
+            description={`Type "${CONFIRM_PHRASE}" to proceed.`}
+            placeholder={CONFIRM_PHRASE}
+            autoComplete="off"
+            spellCheck={false}
+            required
+            data-autofocus
+            value={typed}
+            onChange={(e) => setTyped(e.currentTarget.value)}
+            error={attempted && !confirmed ? TEXT.confirmRequired : null}
+            disabled={deletion.isLoading}
+          />
+          {needsSignIn ? null : <ErrorDisplay error={deletion.error} />}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={close} disabled={deletion.isLoading}>
+              Cancel
+            </Button>
+            <Button type="submit" color="red" leftSection={<IconTrash size={16} />} loading={deletion.isLoading}>
+              Delete my account
+            </Button>
+          </Group>
         </Stack>
-        <Text size="sm">Deleting your account takes effect at once and cannot be undone:</Text>
-        <List size="sm" spacing={6} withPadding>
-          <List.Item>Your subscriptions end now, without further charges.</List.Item>
-          <List.Item>Your licenses stop validating: the machines that use them can no longer activate or validate.</List.Item>
-          <List.Item>Your saved cards are removed.</List.Item>
-          <List.Item>Your personal data is erased: name, company, e-mail address, sign-ins and activity.</List.Item>
-          <List.Item>Invoices are kept in anonymised form, as accounting law requires.</List.Item>
-        </List>
-        <Text size="sm" c="dimmed">
-          Download your data above first if you want to keep a copy. Signing in again later with the same address starts a new,
-          empty account.
-        </Text>
-
-        {needsSignIn ? (
-          <Alert color="yellow" variant="light" icon={<IconLock size={18} />} title={SIGN_IN_AGAIN_TITLE} role="alert">
-            <Stack gap="sm" align="flex-start">
-              <Text size="sm">
-                Deleting an account needs a sign-in within the last {RECENT_SIGN_IN_MINUTES} minutes. Sign in again, then come
-                back to this page to delete your account.
-              </Text>
-              <Button color="yellow" variant="filled" loading={signingOut.isLoading} onClick={() => void onSignInAgain()}>
-                Sign out and sign in again
-              </Button>
-            </Stack>
-          </Alert>
-        ) : (
-          <ErrorDisplay error={deletion.error} />
-        )}
-
-        <form onSubmit={(e) => void onDelete(e)} noValidate aria-label="Delete your account">
-          <Stack gap="sm">
-            <TextInput
-              label="To confirm, type your e-mail address"
-              description={
-                <>
-                  Type <strong>{user.email}</strong> to enable the button.
-                </>
-              }
-              value={typed}
-              onChange={(e) => setTyped(e.currentTarget.value)}
-              autoComplete="off"
-              spellCheck={false}
-              maw={480}
-            />
-            <Group>
-              <Button
-                type="submit"
-                color="red"
-                leftSection={<IconTrash size={16} />}
-                disabled={!confirmed}
-                loading={deletion.isLoading}
-              >
-                Delete my account
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Stack>
-    </Paper>
+      </form>
+    </Modal>
   );
 }

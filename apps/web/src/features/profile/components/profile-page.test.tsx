@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Notifications, notifications } from '@mantine/notifications';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AuditEvent, Page } from '@portal/contract';
+import { TEXT, type AuditEvent, type Page } from '@portal/contract';
 import { ada, fakeFetch, LocationProbe, renderRoutes, userState } from '../../../test/render';
 import { ProfilePage } from './profile-page';
 
@@ -220,9 +220,26 @@ describe('ProfilePage: account deletion', () => {
 
   const DELETE = 'DELETE /api/users/?i_want_to_delete_my_account=true';
 
-  it('explains what happens and asks for the e-mail address before deleting', async () => {
+  /** The quiet card's button opens the dialog; 'I confirm' typed into it. */
+  async function openDialog(typed = 'I confirm') {
+    const card = screen.getByRole('region', { name: 'Delete account' });
+    await userEvent.click(within(card).getByRole('button', { name: 'Delete account…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete your account?' });
+    if (typed) await userEvent.type(within(dialog).getByLabelText(/Confirmation/), typed);
+    return dialog;
+  }
+
+  it('keeps deletion behind a button: no open warning, no field on the page', async () => {
+    renderProfile();
+    const card = screen.getByRole('region', { name: 'Delete account' });
+    expect(within(card).queryByRole('textbox')).not.toBeInTheDocument();
+    expect(within(card).queryByText(/Invoices are kept/)).not.toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: 'Delete account…' })).toBeEnabled();
+  });
+
+  it('explains what happens in the dialog and asks for "I confirm" (any case, nothing trimmed) before deleting', async () => {
     const { fetch } = renderProfile();
-    const zone = screen.getByRole('region', { name: 'Danger zone' });
+    const dialog = await openDialog('');
     for (const text of [
       /subscriptions end now, without further charges/,
       /licenses stop validating/,
@@ -230,21 +247,29 @@ describe('ProfilePage: account deletion', () => {
       /personal data is erased/,
       /Invoices are kept in anonymised form, as accounting law requires/,
     ]) {
-      expect(within(zone).getByText(text)).toBeInTheDocument();
+      expect(within(dialog).getByText(text)).toBeInTheDocument();
     }
-    const button = within(zone).getByRole('button', { name: 'Delete my account' });
-    expect(button).toBeDisabled();
-    await userEvent.type(within(zone).getByLabelText(/type your e-mail address/), 'ada@acme');
-    expect(button).toBeDisabled();
-    await userEvent.type(within(zone).getByLabelText(/type your e-mail address/), '.EXAMPLE');
-    expect(button).toBeEnabled();
+    const field = within(dialog).getByLabelText(/Confirmation/);
+    const button = within(dialog).getByRole('button', { name: 'Delete my account' });
+    for (const wrong of ['', 'I confirm it', ' I confirm', 'I confirm ', ada.email]) {
+      await userEvent.clear(field);
+      if (wrong) await userEvent.type(field, wrong);
+      await userEvent.click(button);
+      expect(await within(dialog).findByText(TEXT.confirmRequired)).toBeInTheDocument();
+    }
+    expect(fetch.calls.some((c) => c.method === 'DELETE')).toBe(false);
+    await userEvent.clear(field);
+    await userEvent.type(field, 'i CONFIRM');
+    expect(within(dialog).queryByText(TEXT.confirmRequired)).not.toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(fetch.calls.some((c) => c.method === 'DELETE')).toBe(false);
   });
 
   it('deletes the account, signs out and goes to /login saying so', async () => {
     const { fetch, store } = renderProfile({ [DELETE]: { status: 204 } });
-    await userEvent.type(screen.getByLabelText(/type your e-mail address/), 'ada@acme.example');
-    await userEvent.click(screen.getByRole('button', { name: 'Delete my account' }));
+    const dialog = await openDialog();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/login$/));
     expect(fetch.calls.map((c) => `${c.method} ${c.path}`)).toContain(DELETE);
     expect(store.getState().user).toEqual({ authenticated: false, checkingAuth: false, profile: null });
@@ -259,8 +284,8 @@ describe('ProfilePage: account deletion', () => {
       },
       'GET /api/auth/logout': { status: 204 },
     });
-    await userEvent.type(screen.getByLabelText(/type your e-mail address/), 'ada@acme.example');
-    await userEvent.click(screen.getByRole('button', { name: 'Delete my account' }));
+    const dialog = await openDialog();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('For your security, sign in again to confirm');
     expect(store.getState().user.authenticated).toBe(true);
@@ -274,8 +299,8 @@ describe('ProfilePage: account deletion', () => {
     const { store } = renderProfile({
       [DELETE]: { status: 401, body: { message: 'Please sign in to continue', code: 'UNAUTHENTICATED' } },
     });
-    await userEvent.type(screen.getByLabelText(/type your e-mail address/), 'ada@acme.example');
-    await userEvent.click(screen.getByRole('button', { name: 'Delete my account' }));
+    const dialog = await openDialog();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
     await waitFor(() => expect(store.getState().user.authenticated).toBe(false));
   });
 
@@ -283,8 +308,8 @@ describe('ProfilePage: account deletion', () => {
     const { store } = renderProfile({
       [DELETE]: { status: 500, body: { message: 'Something went wrong on our side', code: 'INTERNAL' } },
     });
-    await userEvent.type(screen.getByLabelText(/type your e-mail address/), 'ada@acme.example');
-    await userEvent.click(screen.getByRole('button', { name: 'Delete my account' }));
+    const dialog = await openDialog();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
     expect(await screen.findByText('Something went wrong on our side')).toBeInTheDocument();
     expect(store.getState().user.authenticated).toBe(true);
   });

@@ -17,7 +17,7 @@ export function ProfilePage() {
           <ProfileDetails key={profile.email} user={profile} />
           <ActivityLog />
           <DataExport />
-          <DangerZone user={profile} />
+          <DangerZone />
         </>
       ) : null}
     </PageFrame>
