@@ -1,8 +1,11 @@
-import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { AppError } from '../lib/errors';
 
 /** Methods whose bodies Fastify parses (GET and HEAD bodies are never read). */
-const PARSED = new Set(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+export const PARSED = new Set(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/** The route's methods, as a list. */
+export const methodsOf = (route: { method: string | string[] }) => (Array.isArray(route.method) ? route.method : [route.method]);
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -20,11 +23,10 @@ declare module 'fastify' {
  */
 export function registerBodyRules(app: FastifyInstance, opts: { defaultLimit: number }) {
   app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (!methods.some((m) => PARSED.has(m))) return;
+    if (!methodsOf(route).some((m) => PARSED.has(m))) return;
     if (route.schema?.body !== undefined || route.config?.rawBody === true) return;
     const limit = route.bodyLimit ?? opts.defaultLimit;
-    const refuseBody: onRequestHookHandler = async (req) => {
+    const refuseBody: onRequestAsyncHookHandler = async (req) => {
       if (PARSED.has(req.method)) refuseAnnouncedBody(req, limit);
     };
     route.onRequest = [...asArray(route.onRequest), refuseBody];

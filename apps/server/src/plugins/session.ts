@@ -1,7 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { AppError } from '../lib/errors';
 import type { SessionContext, SessionService } from '../modules/auth/sessions';
-import { asArray } from './request-bodies';
+import { asArray, methodsOf, PARSED } from './request-bodies';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -33,17 +33,20 @@ export function sessionCookie(opts: { secure: boolean; maxAgeSeconds: number }):
 }
 
 /**
- * Looks the session up once per request; routes that need a user call `requireUser`. A route whose
- * schema says it answers 401 needs a session: it is checked in `onRequest`, before the body is
- * read or parsed, so a signed-out request costs no parsing (the handler's own call then finds it).
+ * Looks the session up once per request; routes that need a user call `requireUser`. A route that
+ * can take a body and whose schema says it answers 401 needs a session: it is checked in
+ * `onRequest`, before the body is read or parsed, so a signed-out request costs no parsing (the
+ * handler's own call then finds the session already looked up).
  */
 export function registerSession(app: FastifyInstance, deps: { sessions: SessionService; cookie: SessionCookie }) {
   app.decorateRequest('auth', null);
 
   app.addHook('onRoute', (route) => {
+    // Only where a body can be parsed: a GET route keeps deciding itself how it answers signed out.
+    if (!methodsOf(route).some((m) => PARSED.has(m))) return;
     const responses = route.schema?.response as Record<string, unknown> | undefined;
     if (!responses || !('401' in responses)) return;
-    const signedIn: onRequestHookHandler = async (req) => {
+    const signedIn: onRequestAsyncHookHandler = async (req) => {
       await requireUser(req);
     };
     route.onRequest = [signedIn, ...asArray(route.onRequest)];
