@@ -54,5 +54,21 @@ describe('download ISO page', () => {
     await page.getByRole('button', { name: /open menu/i }).waitFor();
     await screenshot(page, 'download-390');
     expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+    // The commands keep one line each (never broken inside the URL or the checksum): two lines
+    // tall, scrolled sideways; the copy button sits on the block, inside its corner.
+    const block = page.getByLabel('Terminal commands');
+    const shape = await block.evaluate((el) => {
+      const style = getComputedStyle(el);
+      const lines =
+        (el.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom)) / parseFloat(style.lineHeight);
+      return { whiteSpace: style.whiteSpace, lines: Math.round(lines), scrolls: el.scrollWidth > el.clientWidth };
+    });
+    expect(shape).toEqual({ whiteSpace: 'pre', lines: 2, scrolls: true });
+    const box = (await block.boundingBox())!;
+    const copy = (await page.getByRole('button', { name: 'Copy commands' }).boundingBox())!;
+    expect(copy.x).toBeGreaterThanOrEqual(box.x);
+    expect(copy.x + copy.width).toBeLessThanOrEqual(box.x + box.width);
+    expect(copy.y).toBeGreaterThanOrEqual(box.y);
+    expect(copy.y + copy.height).toBeLessThanOrEqual(box.y + box.height);
   });
 });

@@ -1,4 +1,5 @@
 import { buildApp } from './app';
+import { runAsClusterPrimary } from './cluster';
 import { ConfigError, loadConfig } from './config';
 import { lockDataDir } from './lib/data-dir-lock';
 import { startBanner } from './lib/log-banner';
@@ -23,6 +24,8 @@ async function main() {
     }
     throw err;
   }
+  // WEB_CONCURRENCY above 1: this process only runs the server processes (cluster.ts).
+  if (runAsClusterPrimary(config.webConcurrency, (line) => console.log(line))) return;
   const readable = wantsReadableLogs(process.stdout);
   const colors = readable && !process.env.NO_COLOR;
   if (readable) {

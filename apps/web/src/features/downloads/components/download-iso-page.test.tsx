@@ -66,6 +66,12 @@ describe('DownloadIsoPage', () => {
     expect(await navigator.clipboard.readText()).toMatch(/^curl -C - -o pce-2\.4\.0\.iso '.+'\necho '.+' \| sha256sum -c$/);
   });
 
+  it('puts the copy button on the commands it copies', async () => {
+    renderPage({ 'GET /api/products/pce/download': { status: 200, body: link(1, 50 * 60_000) } });
+    const block = await screen.findByLabelText('Terminal commands');
+    expect(within(block.parentElement!).getByRole('button', { name: 'Copy commands' })).toBeInTheDocument();
+  });
+
   it("asks for a new link with 'New link'", async () => {
     const first = link(1, 50 * 60_000);
     const second = link(2, 60 * 60_000);

@@ -14,6 +14,7 @@ import { PAGES } from '../../../lib/pages';
 import { useGetDownloadQuery, useLazyGetDownloadQuery } from '../api';
 import { latestLink, refreshDelay, terminalCommands } from '../download-display';
 import { CopyAction } from './copy-action';
+import classes from './downloads.module.css';
 
 /** However often a link expires (a skewed clock, say), refresh it by itself at most this often. */
 const MIN_AUTO_REFRESH_GAP_MS = 30_000;
@@ -191,18 +192,21 @@ function DownloadDetails({ info, renewing, renewError, onNewLink }: DownloadDeta
 
       <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
         <Stack gap="sm">
-          <CardHeader
-            icon={<IconTerminal2 size={18} stroke={1.7} />}
-            title="Download from a terminal"
-            action={<CopyAction value={commands} label="Copy commands" />}
-          />
+          <CardHeader icon={<IconTerminal2 size={18} stroke={1.7} />} title="Download from a terminal" />
           <Text size="sm" c="dimmed">
             On a server without a browser: the first line downloads the file (and resumes an interrupted download), the second
             checks it against the checksum and prints <Code>OK</Code>.
           </Text>
-          <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} aria-label="Terminal commands">
-            {commands}
-          </Code>
+          {/* One line per command, never broken inside a URL or the checksum (scrolled sideways on a
+              phone), with the copy button on the block it copies. */}
+          <div className={classes.commandBox}>
+            <Code block className={classes.command} aria-label="Terminal commands" tabIndex={0}>
+              {commands}
+            </Code>
+            <div className={classes.commandCopy}>
+              <CopyAction value={commands} label="Copy commands" />
+            </div>
+          </div>
         </Stack>
       </Paper>
 
