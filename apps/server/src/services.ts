@@ -51,7 +51,7 @@ export function createServices(deps: ServiceDeps) {
   const licenses = createLicenseService({ ...deps, audit });
   const billing = createBillingService({ ...deps, audit, outbox, licenses });
   const products = createProductService({ ...deps, billing, licenses });
-  const account = createAccountService({ ...deps, audit, sessions, billing, licenses });
+  const account = createAccountService({ ...deps, audit, sessions, outbox, billing, licenses });
 
   return {
     audit,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { InvoiceRow } from './billing.repository';
-import { escapeHtml, formatMoney, invoicePage, receiptMail } from './billing-documents';
+import { renderTemplate } from '../email/render';
+import { escapeHtml, formatMoney, invoicePage } from './billing-documents';
 
 describe('money for people', () => {
   it('uses each currency’s own decimals', () => {
@@ -12,17 +13,23 @@ describe('money for people', () => {
 });
 
 describe('receipt e-mail', () => {
-  it('names the invoice number and the amount', () => {
-    const m = receiptMail({
-      to: 'a@example.com',
-      brand: 'Acme <Portal>',
-      number: 'INV-1001',
-      amountPaid: 5000,
-      currency: 'usd',
-      paidAt: new Date('2025-01-31T10:00:00Z'),
-      description: '2 × Node license (monthly)',
-      url: 'http://localhost:3000/api/billing/invoices/x',
-    });
+  it('names the invoice number and the amount', async () => {
+    const m = await renderTemplate(
+      {
+        to: 'a@example.com',
+        template: 'receipt',
+        data: {
+          number: 'INV-1001',
+          amountPaid: 5000,
+          currency: 'usd',
+          paidAt: '2025-01-31T10:00:00.000Z',
+          summary: '2 × Node license (monthly)',
+          lines: [],
+          url: 'http://localhost:3000/api/billing/invoices/x',
+        },
+      },
+      { name: 'Acme <Portal>', accent: '#3d52d2', publicUrl: 'http://localhost:3000' },
+    );
     expect(m.subject).toBe('Your receipt for invoice INV-1001');
     expect(m.text).toContain('Invoice INV-1001\nAmount paid: $50.00\nDate: January 31, 2025');
     expect(m.html).toContain('Acme &lt;Portal&gt;');

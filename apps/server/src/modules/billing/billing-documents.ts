@@ -14,67 +14,6 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-export type Mail = { to: string; subject: string; text: string; html: string };
-
-function mail(to: string, subject: string, paragraphs: string[], link?: { href: string; label: string }): Mail {
-  const text = [...paragraphs, ...(link ? [`${link.label}: ${link.href}`] : [])].join('\n\n');
-  const html = [
-    ...paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`),
-    ...(link ? [`<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>`] : []),
-  ].join('\n');
-  return { to, subject, text, html };
-}
-
-export type ReceiptInput = {
-  to: string;
-  brand: string;
-  number: string;
-  amountPaid: number;
-  currency: string;
-  paidAt: Date;
-  description: string;
-  url: string;
-};
-
-/** 'Your receipt': the invoice number and the amount, formatted for people. */
-export function receiptMail(r: ReceiptInput): Mail {
-  const amount = formatMoney(r.amountPaid, r.currency);
-  return mail(
-    r.to,
-    `Your receipt for invoice ${r.number}`,
-    [
-      `Your receipt from ${r.brand}`,
-      `Invoice ${r.number}\nAmount paid: ${amount}\nDate: ${formatDate(r.paidAt)}\n${r.description}`,
-      'Thank you for your payment.',
-    ],
-    { href: r.url, label: 'View or print the invoice' },
-  );
-}
-
-export function paymentFailedMail(p: {
-  to: string;
-  brand: string;
-  number: string;
-  amountDue: number;
-  currency: string;
-  url: string;
-  accessUntil: Date;
-}): Mail {
-  return mail(
-    p.to,
-    `Your payment for invoice ${p.number} failed`,
-    [
-      `We could not charge your card ${formatMoney(p.amountDue, p.currency)} for invoice ${p.number}.`,
-      `Your license stays valid until ${formatDate(p.accessUntil)}. Add a working card on the billing page before the next billing date, or the subscription ends.`,
-    ],
-    { href: p.url, label: 'Open billing' },
-  );
-}
-
-export function subscriptionNoticeMail(p: { to: string; brand: string; subject: string; body: string; url: string }): Mail {
-  return mail(p.to, p.subject, [p.body, `${p.brand}`], { href: p.url, label: 'Open billing' });
-}
-
 /** A printable invoice page: self-contained HTML (inline styles only; no scripts, CSP allows none). */
 export function invoicePage(inv: InvoiceRow, brand: string): string {
   const money = (n: number) => escapeHtml(formatMoney(n, inv.currency));

@@ -21,7 +21,9 @@ import { createStripeAdapter, toInvoice } from '../../providers/billing/stripe-a
 import type { ServiceDeps } from '../../services';
 import type { AuditService } from '../audit/audit.service';
 import type { OutboxService } from '../outbox/outbox.service';
-import { formatDate, paymentFailedMail, receiptMail, subscriptionNoticeMail } from './billing-documents';
+import type { EmailJob } from '../email/email-job';
+import { formatDate } from './billing-documents';
+import { createBillingNotices } from './billing-notices';
 import { billingRepository as repo, type InvoiceRow, type SubscriptionRow } from './billing.repository';
 
 /** 'Added Visa card ending in 4242' (the brand as people write it; 'Added a card ending in …' when unknown). */
@@ -83,6 +85,7 @@ export function createBillingService(deps: ServiceDeps & { audit: AuditService; 
   const provider: BillingProvider = stripe ?? local;
   const providerFor = (kind: string): BillingProvider => (kind === 'stripe' && stripe ? stripe : local);
   const billingUrl = `${config.publicUrl}/app/billing`;
+  const notices = createBillingNotices({ db, clock, log, outbox, billingUrl });
 
   // ---------- helpers ----------
 
@@ -98,25 +101,32 @@ export function createBillingService(deps: ServiceDeps & { audit: AuditService; 
   const describe = (row: { quantity: number; plan: string; interval: string }) =>
     `${row.quantity} × ${row.plan} (${ly(row.interval)})`;
 
-  async function sendMail(tx: Tx, m: { to: string; subject: string; text: string; html: string }) {
+  /** Queues a templated e-mail in the caller's transaction (rendered in the brand's layout when sent). */
+  async function sendMail(tx: Tx, m: EmailJob) {
     await outbox.enqueue(tx, 'email', m);
   }
 
   async function sendReceipt(tx: Tx, billTo: BillTo, inv: InvoiceRow, row: SubscriptionRow) {
     if (inv.status !== 'paid' || inv.amountPaid <= 0) return;
-    await sendMail(
-      tx,
-      receiptMail({
-        to: billTo.email,
-        brand: config.brand.name,
+    await sendMail(tx, {
+      to: billTo.email,
+      template: 'receipt',
+      data: {
         number: inv.number,
         amountPaid: inv.amountPaid,
         currency: inv.currency,
-        paidAt: inv.createdAt,
-        description: describe(row),
+        paidAt: inv.createdAt.toISOString(),
+        summary: describe(row),
+        lines: inv.lines.map((l) => ({
+          description: l.description,
+          quantity: l.quantity,
+          amount: l.amount,
+          periodStart: new Date(l.periodStart).toISOString(),
+          periodEnd: new Date(l.periodEnd).toISOString(),
+        })),
         url: `${config.publicUrl}${invoiceUrl(inv.id)}`,
-      }),
-    );
+      },
+    });
   }
 
   /**
@@ -218,19 +228,19 @@ export function createBillingService(deps: ServiceDeps & { audit: AuditService; 
         summary: `The renewal payment of ${describe(sub)} failed (invoice ${r.invoice?.number})`,
         data: { invoice: r.invoice?.number },
       });
-      if (r.invoice) {
-        await sendMail(
-          tx,
-          paymentFailedMail({
-            to: billTo.email,
-            brand: config.brand.name,
+      // Once per period: a retried renewal of the same period finds the notice recorded.
+      if (r.invoice && (await notices.recordOnce(tx, sub.id, 'payment-failed', r.row.currentPeriodEnd))) {
+        await sendMail(tx, {
+          to: billTo.email,
+          template: 'payment-failed',
+          data: {
             number: r.invoice.number,
             amountDue: r.invoice.amountDue,
             currency: r.invoice.currency,
             url: billingUrl,
-            accessUntil: sub.currentPeriodEnd,
-          }),
-        );
+            accessUntil: sub.currentPeriodEnd.toISOString(),
+          },
+        });
       }
     } else {
       await licenses.expireForSubscription(tx, sub.id, sub.currentPeriodEnd, SYSTEM);
@@ -242,16 +252,11 @@ export function createBillingService(deps: ServiceDeps & { audit: AuditService; 
             ? `Ended ${describe(sub)}: the renewal invoice was not paid`
             : `Ended ${describe(sub)} at the end of the paid period`,
       });
-      await sendMail(
-        tx,
-        subscriptionNoticeMail({
-          to: billTo.email,
-          brand: config.brand.name,
-          subject: 'Your subscription has ended',
-          body: `Your subscription (${describe(sub)}) ended on ${formatDate(sub.currentPeriodEnd)} and its license has expired. You can start a new subscription at any time.`,
-          url: billingUrl,
-        }),
-      );
+      await sendMail(tx, {
+        to: billTo.email,
+        template: 'subscription-ended',
+        data: { summary: describe(sub), endedOn: sub.currentPeriodEnd.toISOString(), url: billingUrl },
+      });
     }
     return r.row;
   }
@@ -354,7 +359,7 @@ export function createBillingService(deps: ServiceDeps & { audit: AuditService; 
 
   if (stripe) {
     outbox.on('billing.stripe.sync', async (p) => {
-      const job = p as unknown as SyncJob & { eventId: string; eventType: string };
+      const job = p;
       if (job.object === 'subscription') {
         await applyStripeSubscription(await stripe.retrieveSubscription(job.id));
       } else if (job.object === 'invoice') {
@@ -367,19 +372,26 @@ export function createBillingService(deps: ServiceDeps & { audit: AuditService; 
           const billTo = await billToFor(tx, row.userId);
           if (!billTo) return;
           const view = toInvoice(inv);
-          await sendMail(
-            tx,
-            receiptMail({
-              to: billTo.email,
-              brand: config.brand.name,
+          const iso = (unix: number) => new Date(unix * 1000).toISOString();
+          await sendMail(tx, {
+            to: billTo.email,
+            template: 'receipt',
+            data: {
               number: view.number,
               amountPaid: view.amountPaid,
               currency: view.currency,
-              paidAt: new Date(view.created),
-              description: describe(row),
+              paidAt: view.created,
+              summary: describe(row),
+              lines: (inv.lines?.data ?? []).map((l) => ({
+                description: l.description ?? describe(row),
+                quantity: l.quantity ?? 1,
+                amount: l.amount,
+                periodStart: iso(l.period.start),
+                periodEnd: iso(l.period.end),
+              })),
               url: view.url ?? billingUrl,
-            }),
-          );
+            },
+          });
         });
       } else if (job.object === 'setup_intent') {
         const si = await stripe.retrieveSetupIntent(job.id);
@@ -726,16 +738,11 @@ export function createBillingService(deps: ServiceDeps & { audit: AuditService; 
           summary: `Cancelled ${describe(sub)}; access continues until ${formatDate(sub.currentPeriodEnd)}`,
           ...subject(sub),
         });
-        await sendMail(
-          tx,
-          subscriptionNoticeMail({
-            to: user.email,
-            brand: config.brand.name,
-            subject: 'Your subscription is cancelled',
-            body: `Your subscription (${describe(sub)}) is cancelled. You keep access until ${formatDate(sub.currentPeriodEnd)}, and you can re-activate it until then without being charged again before that date.`,
-            url: billingUrl,
-          }),
-        );
+        await sendMail(tx, {
+          to: user.email,
+          template: 'subscription-cancelled',
+          data: { summary: describe(sub), accessUntil: sub.currentPeriodEnd.toISOString(), url: billingUrl },
+        });
         return row;
       });
     },
@@ -855,11 +862,15 @@ export function createBillingService(deps: ServiceDeps & { audit: AuditService; 
 
     runRenewals,
 
+    /** Queues the notices that are due (renewal coming up, card expiring); the renewal worker runs it too. */
+    runNotices: notices.run,
+
     startWorkers(intervalMs = RENEWAL_INTERVAL_MS) {
       stopped = false;
       timer = setInterval(() => {
         if (running || stopped) return;
         running = runRenewals()
+          .then(async (n) => n + (await notices.run()))
           .catch((err) => {
             log.error({ err }, 'renewal run failed');
             return 0;

@@ -148,4 +148,4 @@ export function createOutboxService<M extends JobMap = Jobs>(deps: { db: Db; clo
     },
   };
 }
-export type OutboxService = ReturnType<typeof createOutboxService>;
+export type OutboxService<M extends JobMap = Jobs> = ReturnType<typeof createOutboxService<M>>;

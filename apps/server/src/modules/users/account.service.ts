@@ -6,6 +6,7 @@ import { AppError, notFound } from '../../lib/errors';
 import type { ServiceDeps } from '../../services';
 import type { AuditService } from '../audit/audit.service';
 import type { SessionService } from '../auth/sessions';
+import type { OutboxService } from '../outbox/outbox.service';
 
 /** What account deletion and export need from the billing service (its names and signatures). */
 export interface BillingPort {
@@ -27,6 +28,7 @@ const EXPORT_PAGE = 100;
 export type AccountServiceDeps = ServiceDeps & {
   audit: AuditService;
   sessions: SessionService;
+  outbox: OutboxService;
   billing: Partial<BillingPort> & object;
   licenses: Partial<LicensePort> & object;
 };
@@ -122,7 +124,15 @@ export function createAccountService(deps: AccountServiceDeps) {
         subjectId: user.id,
         summary: 'Deleted the account and erased its personal data',
       });
+      // The confirmation is queued with the deletion: the address leaves the database with the row,
+      // and lives on only in this job until it is sent (the outbox blanks a sent job's payload).
+      await deps.outbox.enqueue(tx, 'email', {
+        to: user.email,
+        template: 'account-deleted',
+        data: { deletedAt: now.toISOString() },
+      });
     });
+    void deps.outbox.kick();
     deps.log.info({ userId: auth.userId }, 'account deleted');
   }
 

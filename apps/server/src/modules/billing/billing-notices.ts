@@ -1,0 +1,155 @@
+import { and, asc, eq, gt, isNotNull, lte, notInArray, sql, type SQL } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db, Tx } from '../../db/client';
+import { billingNotices, paymentMethods, subscriptions } from '../../db/schema/index';
+import type { Clock } from '../../lib/clock';
+import type { OutboxService } from '../outbox/outbox.service';
+import { billingRepository as repo, type SubscriptionRow } from './billing.repository';
+
+/** The yearly renewal notice goes out this many days before the renewal. */
+export const RENEWAL_NOTICE_DAYS = 7;
+/** A card that expires before the renewal is reported once the renewal is this close. */
+export const CARD_NOTICE_DAYS = 30;
+
+export type NoticeKind = 'renewal-upcoming' | 'card-expiring' | 'payment-failed';
+const DAY_MS = 86_400_000;
+
+const describe = (row: { quantity: number; plan: string; interval: string }) =>
+  `${row.quantity} × ${row.plan} (${row.interval}ly)`;
+
+/**
+ * The notices a billing product sends before something goes wrong, for subscriptions of the local
+ * engine only: Stripe e-mails its own customers about upcoming renewals, expiring cards and failed
+ * payments where the vendor turned those e-mails on, and the portal must not send a second copy.
+ * Each notice is sent once per subscription and period: `billing_notices` records it in the
+ * transaction that queues the e-mail.
+ */
+export function createBillingNotices(deps: {
+  db: Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  outbox: OutboxService;
+  billingUrl: string;
+}) {
+  const { db, clock, outbox, billingUrl } = deps;
+
+  /** True when this notice was not recorded yet (and now is); false when it was already sent. */
+  async function recordOnce(tx: Tx, subscriptionId: string, kind: NoticeKind, periodEnd: Date): Promise<boolean> {
+    const rows = await tx
+      .insert(billingNotices)
+      .values({ subscriptionId, kind, periodEnd, sentAt: clock.now() })
+      .onConflictDoNothing()
+      .returning({ kind: billingNotices.kind });
+    return rows.length === 1;
+  }
+
+  const notSent = (kind: NoticeKind) =>
+    sql`not exists (select 1 from ${billingNotices} where ${billingNotices.subscriptionId} = ${subscriptions.id}
+      and ${billingNotices.kind} = ${kind} and ${billingNotices.periodEnd} = ${subscriptions.currentPeriodEnd})`;
+
+  /** A running local subscription that renews within `days` and lacks this period's notice. */
+  function due(kind: NoticeKind, days: number, now: Date, extra?: SQL): SQL {
+    return and(
+      eq(subscriptions.provider, 'local'),
+      eq(subscriptions.status, 'active'),
+      eq(subscriptions.cancelAtPeriodEnd, false),
+      isNotNull(subscriptions.userId),
+      gt(subscriptions.currentPeriodEnd, now),
+      lte(subscriptions.currentPeriodEnd, new Date(now.getTime() + days * DAY_MS)),
+      notSent(kind),
+      extra,
+    )!;
+  }
+
+  // The card pays for the subscription and its last valid day is before the renewal.
+  const cardExpiresBeforeRenewal = sql`exists (select 1 from ${paymentMethods} where ${paymentMethods.id} = ${subscriptions.paymentMethodId}
+    and ${paymentMethods.detachedAt} is null
+    and make_timestamptz(${paymentMethods.expYear}, ${paymentMethods.expMonth}, 1, 0, 0, 0, 'UTC') + interval '1 month' <= ${subscriptions.currentPeriodEnd})`;
+
+  const RULES: Array<{
+    kind: NoticeKind;
+    where: (now: Date) => SQL;
+    send: (tx: Tx, sub: SubscriptionRow, to: string) => Promise<void>;
+  }> = [
+    {
+      kind: 'renewal-upcoming',
+      where: (now) => due('renewal-upcoming', RENEWAL_NOTICE_DAYS, now, eq(subscriptions.interval, 'year')),
+      send: (tx, sub, to) =>
+        outbox.enqueue(tx, 'email', {
+          to,
+          template: 'renewal-upcoming',
+          data: {
+            summary: describe(sub),
+            renewsOn: sub.currentPeriodEnd.toISOString(),
+            currency: sub.currency,
+            amount: sub.quantity * sub.unitAmount,
+            url: billingUrl,
+          },
+        }),
+    },
+    {
+      kind: 'card-expiring',
+      where: (now) => due('card-expiring', CARD_NOTICE_DAYS, now, cardExpiresBeforeRenewal),
+      send: async (tx, sub, to) => {
+        const card = await repo.findCardById(tx, sub.paymentMethodId!);
+        if (!card) return;
+        await outbox.enqueue(tx, 'email', {
+          to,
+          template: 'card-expiring',
+          data: {
+            cardBrand: card.brand,
+            last4: card.last4,
+            expMonth: card.expMonth,
+            expYear: card.expYear,
+            renewsOn: sub.currentPeriodEnd.toISOString(),
+            url: billingUrl,
+          },
+        });
+      },
+    },
+  ];
+
+  /**
+   * Queues every notice that is due, one subscription per transaction, claimed with FOR UPDATE
+   * SKIP LOCKED as the renewal worker claims its rows; answers how many were queued.
+   */
+  async function run(): Promise<number> {
+    let sent = 0;
+    for (const rule of RULES) {
+      const failed: string[] = [];
+      for (let i = 0; i < 10_000; i++) {
+        let claimed: string | undefined;
+        try {
+          const queued = await db.transaction(async (tx) => {
+            const [sub] = await tx
+              .select()
+              .from(subscriptions)
+              .where(and(rule.where(clock.now()), failed.length ? notInArray(subscriptions.id, failed) : undefined))
+              .orderBy(asc(subscriptions.currentPeriodEnd))
+              .limit(1)
+              .for('update', { skipLocked: true });
+            if (!sub) return undefined;
+            claimed = sub.id;
+            const billTo = await repo.findBillTo(tx, sub.userId!);
+            if (await recordOnce(tx, sub.id, rule.kind, sub.currentPeriodEnd)) {
+              if (billTo) await rule.send(tx, sub, billTo.email);
+            }
+            return true;
+          });
+          if (!queued) break;
+          sent++;
+        } catch (err) {
+          if (!claimed) throw err;
+          // One broken row must not stop the others; it is tried again on the next run.
+          failed.push(claimed);
+          deps.log.error({ err, subscription: claimed, notice: rule.kind }, 'billing notice failed');
+        }
+      }
+    }
+    if (sent > 0) void outbox.kick();
+    return sent;
+  }
+
+  return { run, recordOnce };
+}
+export type BillingNotices = ReturnType<typeof createBillingNotices>;
