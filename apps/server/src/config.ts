@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
@@ -101,6 +101,8 @@ const EnvSchema = z.object({
   MAX_CONCURRENT_REQUESTS: int(512, 1),
   /** Nodes (plus one per license) validation keeps in memory per instance; 0 reads the database every time. */
   LICENSE_CACHE_NODES: int(1_000_000),
+  /** Server processes behind one port (node:cluster); above 1 needs PostgreSQL. */
+  WEB_CONCURRENCY: int(1, 1, 256),
   METRICS_TOKEN: optionalString,
   WORKERS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
 });
@@ -123,6 +125,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.STRIPE_SECRET_KEY && !e.STRIPE_PUBLISHABLE_KEY) {
     // Without it the browser cannot load Stripe's card form, so no card could be added.
     throw new ConfigError('Invalid configuration:\n  STRIPE_PUBLISHABLE_KEY: required when STRIPE_SECRET_KEY is set');
+  }
+  if (e.WEB_CONCURRENCY > 1 && !e.DATABASE_URL) {
+    // PGlite is a database inside one process: a second process cannot open it.
+    throw new ConfigError('Invalid configuration:\n  WEB_CONCURRENCY: above 1 needs DATABASE_URL (the embedded database serves one process)');
   }
   const dataDir = path.resolve(e.DATA_DIR);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
@@ -193,6 +199,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     licenseSigningKey: e.LICENSE_SIGNING_KEY,
     licenseCacheNodes: e.LICENSE_CACHE_NODES,
+    webConcurrency: e.WEB_CONCURRENCY,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     maxConcurrentRequests: e.MAX_CONCURRENT_REQUESTS,
     metricsToken: e.METRICS_TOKEN,
@@ -208,6 +215,17 @@ export function persistentSecret(dataDir: string, name: string, make: () => stri
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
   const value = make();
-  writeFileSync(file, value + '\n', { mode: 0o600, flag: 'wx' });
-  return value;
+  // Several processes on one DATA_DIR (WEB_CONCURRENCY) may make the secret at once: each writes
+  // its own file and links it into place, and whoever comes second reads the winner's, whole.
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(tmp, value + '\n', { mode: 0o600, flag: 'wx' });
+  try {
+    linkSync(tmp, file);
+    return value;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
+    throw err;
+  } finally {
+    rmSync(tmp, { force: true });
+  }
 }
