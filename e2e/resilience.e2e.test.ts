@@ -100,6 +100,23 @@ describe('the session check without an answer', () => {
   });
 });
 
+describe('the session check of a visitor without a session', () => {
+  beforeEach(async () => {
+    b = await openBrowser();
+  });
+
+  it('logs nothing as an error in the console on /login', async () => {
+    const { page } = b;
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    await page.goto('/login', { waitUntil: 'networkidle' });
+    await page.getByRole('button', { name: 'Send sign-in link' }).waitFor();
+    expect(errors).toEqual([]);
+  });
+});
+
 describe('/app/access-control', () => {
   beforeEach(async () => {
     b = await openBrowser();

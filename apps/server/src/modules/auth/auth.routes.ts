@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   ErrorSchema,
   LinkIdParamsSchema,
@@ -109,10 +110,24 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
 
   r.get(
     '/auth/session',
-    { schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: SessionResponseSchema, 401: ErrorSchema } } },
-    async (req) => {
-      const auth = await guard.requireUser(req);
-      return { user: toSessionUser(auth.user) };
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'The signed-in user; with ?optional=true, 204 instead of 401 when nobody is signed in',
+        // The web app's start-up check asks with optional=true: a visitor without a session is
+        // the normal case there, not an error (a 401 shows as an error in the browser console).
+        querystring: z.object({ optional: z.literal('true').optional() }),
+        response: { 200: SessionResponseSchema, 204: z.null(), 401: ErrorSchema },
+      },
+    },
+    async (req, reply) => {
+      try {
+        const auth = await guard.requireUser(req);
+        return { user: toSessionUser(auth.user) };
+      } catch (err) {
+        if (req.query.optional === 'true' && err instanceof AppError && err.status === 401) return reply.status(204).send(null);
+        throw err;
+      }
     },
   );
 

@@ -36,6 +36,16 @@ describe('loadSession', () => {
     expect(isSessionUnreachable()).toBe(false);
   });
 
+  it('asks for a 204 rather than a 401 when nobody is signed in, and ends the check signed out on it', async () => {
+    const fake = fakeFetch({ 'GET /api/auth/session?optional=true': { status: 204 } });
+    vi.stubGlobal('fetch', fake.fn);
+    const store = makeStore();
+    await store.dispatch(loadSession());
+    expect(fake.calls.map((c) => c.path)).toEqual(['/api/auth/session?optional=true']);
+    expect(store.getState().user).toEqual({ authenticated: false, checkingAuth: false, profile: null });
+    expect(isSessionUnreachable()).toBe(false);
+  });
+
   it('keeps checking, and says the portal is unreachable, when the check answers 500; a retry that gets an answer ends it', async () => {
     const failing = fakeFetch({
       'GET /api/auth/session': { status: 500, body: { message: 'Something went wrong', code: 'INTERNAL' } },

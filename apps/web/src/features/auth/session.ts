@@ -1,4 +1,4 @@
-import type { SessionUser } from '@portal/contract';
+import type { SessionResponse, SessionUser } from '@portal/contract';
 import { api } from '../../lib/api';
 import { identifyUser, resetAnalytics } from '../../lib/analytics';
 import type { AppDispatch } from '../../lib/state/hooks';
@@ -27,6 +27,19 @@ export function isSessionUnreachable(): boolean {
   return unreachable;
 }
 
+/**
+ * The start-up check asks with ?optional=true: without a session the server answers 204 (data
+ * null) instead of 401, which the browser would log as an error on every visit to /login.
+ */
+const sessionCheckApi = authApi.injectEndpoints({
+  endpoints: (builder) => ({
+    checkSession: builder.query<SessionResponse | null, void>({
+      query: () => '/auth/session?optional=true',
+      providesTags: ['Authentication'],
+    }),
+  }),
+});
+
 /** A client error (401, or another 4xx but a busy or timed-out server) is a definite "no session". */
 function refusesSession(error: unknown): boolean {
   const status = (error as { status?: unknown } | undefined)?.status;
@@ -34,17 +47,19 @@ function refusesSession(error: unknown): boolean {
 }
 
 /**
- * The start-up session check: GET /api/auth/session; 200 signs in, 401 signs out. A 5xx, a
+ * The start-up session check: GET /api/auth/session; 200 signs in, 204 (or 401) signs out. A 5xx, a
  * 408 or 429, or no answer at all says nothing about the session: the check stays open and
  * `isSessionUnreachable` turns true until a later call (a retry) gets an answer.
  */
 export function loadSession() {
   return async (dispatch: AppDispatch): Promise<void> => {
-    const result = await dispatch(authApi.endpoints.getSession.initiate(undefined, { subscribe: false, forceRefetch: true }));
+    const result = await dispatch(
+      sessionCheckApi.endpoints.checkSession.initiate(undefined, { subscribe: false, forceRefetch: true }),
+    );
     if (result.data) {
       setUnreachable(false);
       dispatch(startSession(result.data.user));
-    } else if (refusesSession(result.error)) {
+    } else if (result.isSuccess || refusesSession(result.error)) {
       setUnreachable(false);
       dispatch(signedOut());
     } else {
