@@ -1,7 +1,7 @@
 import { StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import '@mantine/core/styles.css';
+import './app/kit-first-screen.css';
 import '@mantine/nprogress/styles.css';
 import './app/global.css';
 import './app/fonts';

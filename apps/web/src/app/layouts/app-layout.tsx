@@ -1,3 +1,5 @@
+// The kit's styles for the signed-in pages, before this layout's own (which may override them).
+import './kit-signed-in.css';
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { AppShell } from '@mantine/core';
 import { useClickOutside, useMediaQuery, useWindowEvent } from '@mantine/hooks';
