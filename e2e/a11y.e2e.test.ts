@@ -171,7 +171,7 @@ for (const scheme of ['light', 'dark'] as const) {
 
       it('the checkout priced yearly', async () => {
         await visit(page, '/app/billing', 'Billing');
-        await page.getByText('Yearly', { exact: true }).click();
+        await page.getByText('Billed yearly', { exact: true }).click();
         await page.getByText(/You save .+ a year compared with monthly billing\./).waitFor();
         await expectAccessible(page, `/app/billing, yearly checkout (${scheme})`);
       });

@@ -120,15 +120,15 @@ describe('billing: cards and checkout', () => {
 
   it('prices the checkout from the plan (yearly saving shown) and buys 3 nodes monthly', async () => {
     const price = page.getByRole('group', { name: 'Price' });
-    expect(await page.getByRole('radio', { name: 'Monthly' }).isChecked()).toBe(true);
+    expect(await page.getByRole('radio', { name: 'Billed monthly' }).isChecked()).toBe(true);
     const nodes = page.getByLabel('Number of nodes');
     await nodes.fill('3');
     await expect.poll(() => price.textContent()).toContain('3 × $25.00 per node');
     expect(await price.textContent()).toContain('Total per month$75.00');
-    await page.getByText('Yearly', { exact: true }).click();
+    await page.getByText('Billed yearly', { exact: true }).click();
     await expect.poll(() => price.textContent()).toContain('Total per year$750.00');
     expect(await price.textContent()).toContain('You save $150.00 a year compared with monthly billing.');
-    await page.getByText('Monthly', { exact: true }).click();
+    await page.getByText('Billed monthly', { exact: true }).click();
     await expect.poll(() => price.textContent()).toContain('Total per month$75.00');
     expect(await page.getByText('Paid with Visa ending in 4242.').isVisible()).toBe(true);
     await screenshot(page, 'billing-checkout-1280');
@@ -138,8 +138,9 @@ describe('billing: cards and checkout', () => {
     await card.getByRole('heading', { name: 'Node license' }).waitFor();
     expect(await card.getByText('Active', { exact: true }).isVisible()).toBe(true);
     expect(await card.getByText('3 nodes, monthly').isVisible()).toBe(true);
-    const keyLink = card.getByRole('link', { name: /^[A-Z0-9]{5}(-[A-Z0-9]{5}){4}$/ });
-    licenseKey = (await keyLink.textContent()) ?? '';
+    // The key is text (monospace, with a copy button); a quiet button leads to the Licenses page.
+    licenseKey = (await card.getByText(/^[A-Z0-9]{5}(-[A-Z0-9]{5}){4}$/).textContent()) ?? '';
+    const keyLink = card.getByRole('link', { name: `Show license ${licenseKey} on the Licenses page` });
     expect(await keyLink.getAttribute('href')).toBe(`/app/licenses?highlight=${licenseKey}`);
     const subs = (await (await page.context().request.get(`${baseUrl}/api/billing/subscriptions/`)).json()) as {
       items: Array<{ stripeId: string }>;
@@ -150,7 +151,9 @@ describe('billing: cards and checkout', () => {
   });
 
   it('shows the new license on the Licenses page', async () => {
-    await subscription().getByRole('link', { name: licenseKey }).click();
+    await subscription()
+      .getByRole('link', { name: `Show license ${licenseKey} on the Licenses page` })
+      .click();
     await page.waitForURL(/\/app\/licenses\?highlight=/);
     await page.getByRole('heading', { level: 1, name: 'Licenses' }).waitFor();
     await expect.poll(() => page.getByText(licenseKey, { exact: true }).first().isVisible()).toBe(true);
@@ -178,9 +181,14 @@ describe('billing: the four subscription modals', () => {
     const submit = modal.getByRole('button', { name: 'Submit' });
     const fieldError = async () => (await field.getAttribute('aria-invalid')) === 'true';
 
+    // The field starts at the current quantity (3), which is no change yet.
+    expect(await field.inputValue()).toBe('3');
+    await submit.click();
+    await modal.getByText('Quantity must be different from the current one', { exact: true }).waitFor();
+    await modal.getByText('Please type "I confirm" to proceed').waitFor();
+    await field.fill('');
     await submit.click();
     await modal.getByText('Enter the new number of nodes', { exact: true }).waitFor();
-    await modal.getByText('Please type "I confirm" to proceed').waitFor();
     for (const [value, message] of [
       ['0', 'The quantity must be at least 1'],
       ['100', 'The quantity can be at most 99'],
@@ -265,7 +273,7 @@ describe('billing: the four subscription modals', () => {
     const modal = dialog('Update Billing Period');
     await modal.getByText('You will be charged immediately for the new billing period.').waitFor();
     await modal.getByRole('group', { name: 'Charge preview' }).waitFor();
-    expect(await modal.getByText('Yearly billing saves $250.00 a year (17%).').isVisible()).toBe(true);
+    expect(await modal.getByText('Paying yearly saves $250.00 a year (17%).').isVisible()).toBe(true);
     await modal.getByRole('button', { name: 'Submit' }).click();
     await modal.getByText('Please type "I confirm" to proceed').waitFor();
     await modal.getByLabel('Confirmation').fill('I CONFIRM');

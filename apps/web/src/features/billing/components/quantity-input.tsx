@@ -20,6 +20,11 @@ export function QuantityInput(props: Omit<NumberInputProps, 'min' | 'max' | 'hid
       inputMode="numeric"
       maw={220}
       {...props}
+      // A prefilled number is selected on focus, so typing replaces it rather than adding digits.
+      onFocus={(event) => {
+        event.currentTarget.select();
+        props.onFocus?.(event);
+      }}
       hideControls
       handlersRef={handlers}
       leftSectionPointerEvents="all"

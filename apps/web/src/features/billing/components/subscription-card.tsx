@@ -147,9 +147,9 @@ export function SubscriptionCard({ subscription: s }: { subscription: Subscripti
               </Title>
               <StatusBadge tone={badge.tone}>{badge.label}</StatusBadge>
             </Group>
-            {/* The number of nodes is in the figures below; the line says how it is billed. */}
+            {/* The number of nodes is said here once; the figures below hold price and dates. */}
             <Text size="sm" c="dimmed">
-              Billed {intervalLabel(s.interval)}
+              {s.quantity} {s.quantity === 1 ? 'node' : 'nodes'}, {intervalLabel(s.interval)}
             </Text>
           </Stack>
           {state === 'active' && !narrow ? actions : null}
@@ -191,8 +191,7 @@ export function SubscriptionCard({ subscription: s }: { subscription: Subscripti
           </Alert>
         ) : null}
 
-        <SimpleGrid cols={{ base: 2, xs: 3 }} spacing="md" verticalSpacing="md">
-          <Fact label="Nodes">{s.quantity}</Fact>
+        <SimpleGrid cols={2} spacing="md" verticalSpacing="md" maw={560}>
           <Fact label="Price">
             <span style={{ fontVariantNumeric: 'tabular-nums' }}>{formatMoney(s.unitAmount * s.quantity, s.currency)}</span>{' '}
             {intervalLabel(s.interval)}

@@ -372,7 +372,7 @@ describe('subscription modals', () => {
       });
       const dialog = await screen.findByRole('dialog', { name: MODAL_TITLES.UpdateBillingPeriodModal });
       expect(dialog).toHaveTextContent(TEXT.warnInterval);
-      expect(await within(dialog).findByText('Yearly billing saves $150.00 a year (17%).')).toBeInTheDocument();
+      expect(await within(dialog).findByText('Paying yearly saves $150.00 a year (17%).')).toBeInTheDocument();
       expect(await within(dialog).findByRole('group', { name: 'Charge preview' })).toHaveTextContent('Charged now$675.00');
       await userEvent.click(within(dialog).getByRole('button', { name: 'Submit' }));
       expect(await within(dialog).findByText(TEXT.confirmRequired)).toBeInTheDocument();

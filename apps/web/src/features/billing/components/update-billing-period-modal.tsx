@@ -69,7 +69,7 @@ export function UpdateBillingPeriodModal({ props, close }: ModalBodyProps) {
         </Group>
         {saving && saving.amount > 0 ? (
           <Text size="sm" className={classes.saving} fw={500}>
-            Yearly billing saves {money(saving.amount)} a year ({saving.percent}%).
+            Paying yearly saves {money(saving.amount)} a year ({saving.percent}%).
           </Text>
         ) : null}
       </Stack>
