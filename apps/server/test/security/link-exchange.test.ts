@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redactUrl } from '../../src/app';
 import { loginLinks } from '../../src/db/schema/index';
 import { buildTestApp, type TestApp } from '../helpers';
 
@@ -99,6 +100,10 @@ describe('GET /api/auth/recipient/{id}: the address the landing page shows', () 
     );
     expect(answers.map((r) => r.statusCode)).toEqual([410, 410, 410, 404]);
     for (const r of answers) expect(r.body).not.toContain('@example.com');
+  });
+
+  it('keeps the link secret out of the logs', () => {
+    expect(redactUrl(`/api/auth/recipient/${'a'.repeat(43)}`)).toBe('/api/auth/recipient/[redacted]');
   });
 
   it('answers 400 to a malformed id', async () => {
