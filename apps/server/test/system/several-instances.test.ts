@@ -251,6 +251,32 @@ describe.skipIf(!reachable && !process.env.CI)('several instances on one Postgre
       await seenWithinBound(b, suspended, 'node-3', 'NOT_ACTIVATED', performance.now());
     });
 
+    it('holds the node limit under 50 parallel activations spread over both instances', async () => {
+      const key = generateLicenseKey();
+      await query(databaseUrl, `insert into licenses (key, max_nodes, expires_at) values ($1, 5, now() + interval '30 days')`, [
+        key,
+      ]);
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          request(`${(i % 2 ? b : a).url}/api/licenses/${key}/activate`, {
+            method: 'POST',
+            body: { fingerprint: `parallel-${i}` },
+          }),
+        ),
+      );
+      expect(answers.filter((r) => r.status === 201)).toHaveLength(5);
+      expect(answers.filter((r) => r.status === 409).every((r) => r.json().code === 'NODE_LIMIT_REACHED')).toBe(true);
+      expect(answers.filter((r) => r.status === 409)).toHaveLength(45);
+      const [row] = await query<{ n: number; active: number }>(
+        databaseUrl,
+        'select count(n.id)::int as n, l.active_nodes as active from licenses l left join nodes n on n.license_id = l.id where l.key = $1 group by l.id',
+        [key],
+      );
+      expect(row).toEqual({ n: 5, active: 5 });
+      // Both instances agree at once for a node that was refused.
+      for (const server of [a, b]) expect((await validate(server, key, 'another')).code).toBe('NODE_LIMIT_REACHED');
+    });
+
     it('an account deleted on one instance leaves its licenses suspended on the other within 1 s', async () => {
       const res = await request(`${a.url}/api/users/?i_want_to_delete_my_account=true`, {
         method: 'DELETE',
