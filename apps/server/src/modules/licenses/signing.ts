@@ -46,11 +46,13 @@ export function loadSigner(opts: { configuredPem: string | undefined; dataDir: s
   const publicKeyPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
   const signBytes = (data: string | Buffer) =>
     sign(null, typeof data === 'string' ? Buffer.from(data, 'utf8') : data, privateKey).toString('base64');
+  // Only the signature depends on the answer (its nonce and time are in the signed bytes).
+  const headerStart = `keyid="${keyId}", alg="ed25519", sig="`;
   return {
     keyId,
     publicKeyPem,
     sign: signBytes,
-    header: (body) => `keyid="${keyId}", alg="ed25519", sig="${signBytes(body)}"`,
+    header: (body) => `${headerStart}${signBytes(body)}"`,
   };
 }
 
