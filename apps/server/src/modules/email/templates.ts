@@ -113,10 +113,18 @@ const paymentFailed: TemplateDef<'payment-failed'> = {
   preview: (d) => `Update your card before ${date(d.accessUntil)} to keep your subscription.`,
   blocks: [
     { kind: 'title', text: 'Your payment failed' },
-    { kind: 'text', text: 'We could not charge your card {{amount}} for invoice {{number}}.' },
+    { kind: 'text', text: 'We could not charge your card for invoice {{number}}.' },
+    { kind: 'amount', label: 'Amount due', value: '{{amount}}' },
+    {
+      kind: 'facts',
+      rows: [
+        ['Invoice number', '{{number}}'],
+        ['License valid until', '{{until}}'],
+      ],
+    },
     {
       kind: 'text',
-      text: 'Your license stays valid until {{until}}. Update your card on the billing page before then, or the subscription ends.',
+      text: 'Update your card on the billing page before {{until}} to keep your license; after that date the subscription ends.',
     },
     { kind: 'button', href: '{{url}}', label: 'Update your card' },
     { kind: 'note', text: 'The open invoice is paid with the new card as soon as you add it.' },
@@ -166,6 +174,14 @@ const cardExpiring: TemplateDef<'card-expiring'> = {
   preview: (d) => `Add a new card before ${date(d.renewsOn)} so the renewal goes through.`,
   blocks: [
     { kind: 'title', text: 'Your card is about to expire' },
+    {
+      kind: 'facts',
+      rows: [
+        ['Card', '{{card}} ending in {{last4}}'],
+        ['Expires', 'End of {{expiry}}'],
+        ['Next renewal', '{{date}}'],
+      ],
+    },
     {
       kind: 'text',
       text: 'The {{card}} card ending in {{last4}} that pays for your subscription expires at the end of {{expiry}}, before your renewal on {{date}}.',
