@@ -209,7 +209,7 @@ const accountDeleted: TemplateDef<'account-deleted'> = {
       kind: 'text',
       text: 'Your subscriptions have ended without further charges and your licenses have been revoked. Invoices are kept for accounting, without your name or address.',
     },
-    { kind: 'note', text: 'If you did not ask for this, reply to this e-mail or contact support.' },
+    { kind: 'note', text: 'If you did not ask for this, contact support.' },
   ],
   footer: 'This is the last e-mail about this account.',
   vars: (d) => ({ date: date(d.deletedAt) }),
@@ -219,7 +219,7 @@ const accountDeleted: TemplateDef<'account-deleted'> = {
       '',
       'Your subscriptions have ended without further charges and your licenses have been revoked. Invoices are kept for accounting, without your name or address.',
       '',
-      'If you did not ask for this, reply to this e-mail or contact support.',
+      'If you did not ask for this, contact support.',
     ),
 };
 

@@ -376,12 +376,12 @@ export function createStripeAdapter(deps: {
   // Provider calls that follow a local commit (account deletion): retried by the outbox with the
   // same idempotency keys until Stripe has them.
   deps.outbox.on('billing.stripe.cancel', async (p) => {
-    const id = String(p.subscriptionId);
+    const id = p.subscriptionId;
     try {
       await stripe.subscriptions.cancel(
         id,
         { invoice_now: false, prorate: false },
-        { idempotencyKey: `${String(p.opId)}:cancel:${id}` },
+        { idempotencyKey: `${p.opId}:cancel:${id}` },
       );
     } catch (err) {
       const e = err as { code?: string; statusCode?: number; message?: string };
@@ -391,10 +391,10 @@ export function createStripeAdapter(deps: {
     }
   });
   deps.outbox.on('billing.stripe.detach-cards', async (p) => {
-    const customerId = String(p.customerId);
+    const customerId = p.customerId;
     const methods = await stripe.customers.listPaymentMethods(customerId, { type: 'card', limit: 100 });
     for (const pm of methods.data) {
-      await stripe.paymentMethods.detach(pm.id, {}, { idempotencyKey: `${String(p.opId)}:detach:${pm.id}` });
+      await stripe.paymentMethods.detach(pm.id, {}, { idempotencyKey: `${p.opId}:detach:${pm.id}` });
     }
   });
 
