@@ -94,7 +94,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.removeContentTypeParser(['text/plain']);
 
   const clock = overrides.clock ?? systemClock;
-  const database = overrides.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const database =
+    overrides.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: app.log }));
   const mailer =
     overrides.mailer ??
     (config.smtpUrl

@@ -29,7 +29,14 @@ export type Database = {
   notifications: Notifications;
 };
 
-export type OpenOptions = { databaseUrl?: string; dataDir?: string; pglite?: PGlite; poolSize?: number };
+export type OpenOptions = {
+  databaseUrl?: string;
+  dataDir?: string;
+  pglite?: PGlite;
+  poolSize?: number;
+  /** Where a lost notification connection is reported (the server's logger). */
+  log?: { warn: (details: Record<string, unknown>, message: string) => void };
+};
 
 /** Opens PostgreSQL when a URL is given, else PGlite in `$DATA_DIR/db`, and applies migrations. */
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
@@ -58,7 +65,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       await client.query('select pg_advisory_unlock(72541)').catch(() => {});
       await client.end().catch(() => {});
     }
-    const notifications = pgNotifications({ connectionString: opts.databaseUrl });
+    const notifications = pgNotifications({ connectionString: opts.databaseUrl, ...(opts.log ? { log: opts.log } : {}) });
     return {
       db,
       kind: 'postgres',
