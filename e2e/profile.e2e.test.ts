@@ -109,11 +109,11 @@ describe('profile page', () => {
 
     // The same address again: a new sign-in link (the earlier ones were deleted with the account).
     const req = context.request;
-    const before = await latestSignInLink(email);
+    // The newest e-mail to the address is now the account-deleted notice (no link in it); the mark
+    // keeps the link below to one sent after this point.
     const after = outboxMark(email);
     expect((await req.post(`${baseUrl}/api/auth/link`, { data: { email }, headers: { origin: baseUrl } })).status()).toBe(202);
     const link = await latestSignInLink(email, { after });
-    expect(link).not.toBe(before);
     const redeemed = await req.get(`${baseUrl}/api/auth/link/${new URL(link).searchParams.get('link')}`);
     expect(redeemed.status()).toBe(200);
     await page.goto('/app/dashboard');
