@@ -5,6 +5,7 @@ import { billingNotices, paymentMethods, subscriptions } from '../../db/schema/i
 import type { Clock } from '../../lib/clock';
 import type { OutboxService } from '../outbox/outbox.service';
 import { billingRepository as repo, type SubscriptionRow } from './billing.repository';
+import { applyBalance } from './proration';
 
 /** The yearly renewal notice goes out this many days before the renewal. */
 export const RENEWAL_NOTICE_DAYS = 7;
@@ -74,18 +75,21 @@ export function createBillingNotices(deps: {
     {
       kind: 'renewal-upcoming',
       where: (now) => due('renewal-upcoming', RENEWAL_NOTICE_DAYS, now, eq(subscriptions.interval, 'year')),
-      send: (tx, sub, to) =>
-        outbox.enqueue(tx, 'email', {
+      send: async (tx, sub, to) => {
+        // What the renewal will charge: a full period, less the account credit it will use.
+        const { amountDue } = applyBalance(sub.quantity * sub.unitAmount, await repo.creditBalance(tx, sub.userId!));
+        await outbox.enqueue(tx, 'email', {
           to,
           template: 'renewal-upcoming',
           data: {
             summary: describe(sub),
             renewsOn: sub.currentPeriodEnd.toISOString(),
             currency: sub.currency,
-            amount: sub.quantity * sub.unitAmount,
+            amount: amountDue,
             url: billingUrl,
           },
-        }),
+        });
+      },
     },
     {
       kind: 'card-expiring',
