@@ -79,7 +79,7 @@ describe('the session check without an answer', () => {
     const { page } = b;
     await signInByApi(page, uniqueEmail('unreachable'), { fname: 'Grace', lname: 'Hopper' });
     let failing = true;
-    await page.route('**/api/auth/session', (route) =>
+    await page.route(/\/api\/auth\/session(\?|$)/, (route) =>
       failing
         ? route.fulfill({
             status: 500,
