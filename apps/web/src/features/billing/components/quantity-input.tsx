@@ -18,7 +18,6 @@ export function QuantityInput(props: Omit<NumberInputProps, 'min' | 'max' | 'hid
       clampBehavior="none"
       allowNegative={false}
       inputMode="numeric"
-      maw={220}
       {...props}
       // A prefilled number is selected on focus, so typing replaces it rather than adding digits.
       onFocus={(event) => {
@@ -31,7 +30,11 @@ export function QuantityInput(props: Omit<NumberInputProps, 'min' | 'max' | 'hid
       rightSectionPointerEvents="all"
       leftSectionWidth={44}
       rightSectionWidth={44}
-      styles={{ input: { textAlign: 'center', fontVariantNumeric: 'tabular-nums', fontWeight: 600 } }}
+      // Only the field is narrow; the label and description keep the form's width.
+      styles={{
+        wrapper: { maxWidth: 220 },
+        input: { textAlign: 'center', fontVariantNumeric: 'tabular-nums', fontWeight: 600 },
+      }}
       leftSection={
         <ActionIcon
           variant="subtle"

@@ -126,7 +126,16 @@ export function NodesUsage({
  * 'Renews on' in Billing. A license without a subscription says how long is left, yellow within
  * 14 days; an expired one is red.
  */
-export function ExpiryText({ license, now }: { license: Pick<License, 'expiresAt' | 'status' | 'stripeId'>; now?: Date }) {
+export function ExpiryText({
+  license,
+  now,
+  underHeader = false,
+}: {
+  license: Pick<License, 'expiresAt' | 'status' | 'stripeId'>;
+  now?: Date;
+  /** In a column headed 'Valid until': the date alone, the header says the rest. */
+  underHeader?: boolean;
+}) {
   const level = expiryLevel(license, now);
   const relative = formatRelative(license.expiresAt, now);
   const date = formatDate(license.expiresAt);
@@ -136,7 +145,13 @@ export function ExpiryText({ license, now }: { license: Pick<License, 'expiresAt
     <Tooltip label={formatDateTime(license.expiresAt)} position="top-start">
       <Stack gap={0} style={{ whiteSpace: 'nowrap' }}>
         <ToneText tone={tone} size="sm" fw={tone ? 600 : 500}>
-          {level === 'expired' ? `Expired ${relative}` : renewing ? `Valid until ${date}` : `Expires ${relative}`}
+          {level === 'expired'
+            ? `Expired ${relative}`
+            : renewing
+              ? underHeader
+                ? date
+                : `Valid until ${date}`
+              : `Expires ${relative}`}
         </ToneText>
         <Text size="xs" c="dimmed">
           {renewing ? 'Follows its subscription' : date}

@@ -99,7 +99,7 @@ export function LicensesTable({ licenses, highlight, highlightRef, onOpen, compa
                     <NodesUsage activeNodes={license.activeNodes} maxNodes={license.maxNodes} />
                   </Table.Td>
                   <Table.Td>
-                    <ExpiryText license={license} />
+                    <ExpiryText license={license} underHeader />
                   </Table.Td>
                   <Table.Td ta="right">
                     <Button
