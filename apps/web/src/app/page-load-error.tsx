@@ -18,6 +18,7 @@ export function PageLoadError({ network, onRetry }: PageLoadErrorProps) {
   const { data: config } = useGetConfigQuery();
   const heading = useRef<HTMLHeadingElement>(null);
   const [retrying, setRetrying] = useState(false);
+  // Focus on the heading (not a control: no ring) so that screen readers announce it.
   useEffect(() => heading.current?.focus(), []);
 
   return (
@@ -27,7 +28,7 @@ export function PageLoadError({ network, onRetry }: PageLoadErrorProps) {
           <ThemeIcon size={48} radius="xl" variant="light" color={network ? 'gray' : 'red'} aria-hidden>
             {network ? <IconCloudOff size={26} stroke={1.6} /> : <IconAlertTriangle size={26} stroke={1.6} />}
           </ThemeIcon>
-          <Title order={1} size="h3" ref={heading} tabIndex={-1}>
+          <Title order={1} size="h3" ref={heading} tabIndex={-1} style={{ outline: 'none' }}>
             {network ? 'This page could not be loaded' : 'Something went wrong on this page'}
           </Title>
           <Text c="dimmed" style={{ textWrap: 'pretty' }}>

@@ -25,6 +25,7 @@ export function PortalUnreachable() {
   const [checking, setChecking] = useState(false);
   const [tries, setTries] = useState(0);
   const heading = useRef<HTMLHeadingElement>(null);
+  // Focus on the heading (not a control: no ring) so that screen readers announce it.
   useEffect(() => heading.current?.focus(), []);
 
   const retry = useCallback(async () => {
@@ -48,7 +49,7 @@ export function PortalUnreachable() {
           <ThemeIcon size={48} radius="xl" variant="light" color="gray" aria-hidden>
             <IconPlugConnectedX size={26} stroke={1.6} />
           </ThemeIcon>
-          <Title order={1} size="h3" ref={heading} tabIndex={-1}>
+          <Title order={1} size="h3" ref={heading} tabIndex={-1} style={{ outline: 'none' }}>
             The portal could not be reached
           </Title>
           <Text c="dimmed" style={{ textWrap: 'pretty' }}>
