@@ -32,13 +32,20 @@ export function createOutboxService<M extends JobMap = Jobs>(deps: { db: Db; clo
     await tx.insert(outbox).values({ kind, payload: payload as Record<string, unknown>, availableAt: deps.clock.now() });
   }
 
+  /**
+   * Claims due rows of the kinds this instance handles. An instance never takes a row it cannot
+   * run: during a rolling deploy an older instance leaves a newer kind to the instances that know it
+   * (such a row waits, counted in the backlog, instead of failing its attempts away).
+   */
   async function claim(limit: number) {
     const now = deps.clock.now();
+    const kinds = [...handlers.keys()];
+    if (kinds.length === 0) return [];
     return deps.db.transaction(async (tx) => {
       const due = await tx
         .select({ id: outbox.id })
         .from(outbox)
-        .where(and(isNull(outbox.doneAt), lte(outbox.availableAt, now)))
+        .where(and(isNull(outbox.doneAt), lte(outbox.availableAt, now), inArray(outbox.kind, kinds)))
         .orderBy(asc(outbox.id))
         .limit(limit)
         .for('update', { skipLocked: true });

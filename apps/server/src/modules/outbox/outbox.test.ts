@@ -114,6 +114,21 @@ describe('typed jobs', () => {
     await t.db.delete(outboxTable);
   });
 
+  it('leaves a row of a kind it has no handler for to an instance that has one (rolling deploys)', async () => {
+    const other = testOutbox();
+    await other.enqueue(t.db, 'test.count', { n: 99 });
+    await t.app.ctx.services.outbox.kick();
+    const [waiting] = (await t.db.query.outbox.findMany()).filter((r) => r.kind === 'test.count' && r.doneAt === null);
+    expect(waiting).toMatchObject({ attempts: 0, lastError: null, payload: { n: 99 } });
+    const seen: number[] = [];
+    other.on('test.count', async (p) => {
+      seen.push(p.n);
+    });
+    await other.kick();
+    expect(seen).toEqual([99]);
+    await t.db.delete(outboxTable);
+  });
+
   it('sends an e-mail queued as a rendered message by an earlier release (rows already in a database)', async () => {
     const outbox = t.app.ctx.services.outbox;
     await t.db.insert(outboxTable).values({
