@@ -40,17 +40,21 @@ async function main() {
     if (closing) return;
     closing = true;
     app.log.info(`${signal} received: finishing in-flight requests`);
-    // Nothing on the way out may block the event loop, so this timer always gets to run.
+    // Nothing on the way out may block the event loop, so this timer always gets to run; it leaves
+    // the last second of the grace period to the log line saying why.
+    let forced = false;
     const force = setTimeout(() => {
-      app.log.error(`shutdown took longer than ${GRACE_MS / 1000} s, exiting`);
-      process.exit(1);
-    }, GRACE_MS);
+      forced = true;
+      app.log.error(`shutdown took longer than ${(GRACE_MS - FINAL_FLUSH_MS) / 1000} s, exiting`);
+      void output.flush(FINAL_FLUSH_MS).then(() => process.exit(1));
+    }, GRACE_MS - FINAL_FLUSH_MS);
     force.unref();
     try {
       await app.close();
     } finally {
       unlock();
     }
+    if (forced) return;
     // The last lines, unless the log reader has stalled or gone.
     await output.flush(FINAL_FLUSH_MS);
     process.exit(0);

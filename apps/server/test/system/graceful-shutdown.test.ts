@@ -52,7 +52,7 @@ describe('graceful shutdown on SIGTERM', () => {
 
     const res = await answer;
     expect(res.status, res.body).toBe(202);
-    expect(await exit).toEqual({ code: 0, signal: null });
+    expect(await exit, server.output).toEqual({ code: 0, signal: null });
   });
 
   it('under load: in-flight requests answer 200, later ones are refused or answered 503, exit 0 (not the 10 s force-exit)', async () => {

@@ -127,4 +127,29 @@ describe.each(databases)('standard output whose reader stalls or goes away (%s)'
       expect(await portal.exited, portal.stderr()).toEqual({ code: 0, signal: null });
     },
   );
+
+  it.runIf(available)(
+    'the reader stalls and a request never finishes: the force-exit timer still runs and ends every process within the grace period',
+    async () => {
+      const portal = await startBehindReader(await database());
+      portal.reader.kill('SIGSTOP');
+      expect(await load(portal.url, 4000)).toBe(4000);
+      // Headers taken (100 Continue), body never sent: in flight until the request timeout (30 s),
+      // so closing cannot finish within the grace period.
+      const hung = http.request(`${portal.url}/api/auth/link`, {
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': '100', expect: '100-continue' },
+      });
+      hung.on('error', () => {});
+      await new Promise((resolve) => hung.once('continue', resolve));
+
+      process.kill(-portal.pgid, 'SIGTERM');
+      await waitFor('every process of the group to exit', () => liveProcessesInGroup(portal.pgid).length === 0, HANG_GUARD_MS);
+      hung.destroy();
+      // The server's own timer ended it (exit 1), not npm start's backstop kill.
+      expect(await portal.exited, portal.stderr()).toEqual({ code: 1, signal: null });
+      expect(portal.stderr()).not.toContain('did not exit within');
+    },
+  );
 });
