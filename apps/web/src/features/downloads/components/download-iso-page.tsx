@@ -198,14 +198,17 @@ function DownloadDetails({ info, renewing, renewError, onNewLink }: DownloadDeta
             checks it against the checksum and prints <Code>OK</Code>.
           </Text>
           {/* One line per command, never broken inside a URL or the checksum (scrolled sideways on a
-              phone), with the copy button on the block it copies. */}
+              phone), with the copy button in a bar right above them. */}
           <div className={classes.commandBox}>
+            <div className={classes.commandBar}>
+              <Text size="xs" c="dimmed" ff="monospace">
+                shell
+              </Text>
+              <CopyAction value={commands} label="Copy commands" />
+            </div>
             <Code block className={classes.command} aria-label="Terminal commands" tabIndex={0}>
               {commands}
             </Code>
-            <div className={classes.commandCopy}>
-              <CopyAction value={commands} label="Copy commands" />
-            </div>
           </div>
         </Stack>
       </Paper>

@@ -11,14 +11,17 @@ function Command({ label, command }: { label: string; command: string }) {
       <Text size="sm" fw={500}>
         {label}
       </Text>
-      {/* The copy button sits on the block it copies. */}
+      {/* The copy button in a slim bar right above the lines it copies. */}
       <div className={classes.commandBox}>
+        <div className={classes.commandBar}>
+          <Text size="xs" c="dimmed" ff="monospace">
+            shell
+          </Text>
+          <CopyIcon value={command} label={`Copy the ${label.toLowerCase()} command`} />
+        </div>
         <Code block className={classes.command} tabIndex={0}>
           {command}
         </Code>
-        <div className={classes.commandCopy}>
-          <CopyIcon value={command} label={`Copy the ${label.toLowerCase()} command`} />
-        </div>
       </div>
     </Stack>
   );
