@@ -262,17 +262,15 @@ function SupportSkeleton() {
           </Stack>
         </Group>
       </Paper>
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-        {[0, 1].map((i) => (
-          <Paper key={i} withBorder p={{ base: 'md', sm: 'xl' }}>
-            <Stack gap={10}>
-              <Skeleton height={18} width="30%" />
-              <Skeleton height={12} width="70%" />
-              <Skeleton height={12} width="55%" />
-            </Stack>
-          </Paper>
-        ))}
-      </SimpleGrid>
+      <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
+        <Stack gap={10}>
+          <Skeleton height={18} width="30%" />
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xl">
+            <Skeleton height={12} width="70%" />
+            <Skeleton height={12} width="55%" />
+          </SimpleGrid>
+        </Stack>
+      </Paper>
       <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
         <Stack gap={10}>
           <Skeleton height={18} width="25%" />
