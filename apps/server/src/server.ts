@@ -6,9 +6,9 @@ import { startBanner } from './lib/log-banner';
 import { LogOutput, wantsReadableLogs } from './lib/log-output';
 import { prettyFormatter } from './lib/log-pretty';
 
-/** How long a shutdown may take before the process exits anyway (orchestrators wait longer). */
+/** How long closing may take before the process exits anyway (give supervisors at least 15 s). */
 const GRACE_MS = 10_000;
-/** Of the grace period, how long the last log lines may take to reach a reader on the way out. */
+/** How long the last log lines may then take to reach a reader: a stalled one must not hold up the exit. */
 const FINAL_FLUSH_MS = 1_000;
 
 /** Entry point: configuration -> app -> listen -> graceful close on SIGTERM/SIGINT. */
@@ -40,14 +40,14 @@ async function main() {
     if (closing) return;
     closing = true;
     app.log.info(`${signal} received: finishing in-flight requests`);
-    // Nothing on the way out may block the event loop, so this timer always gets to run; it leaves
-    // the last second of the grace period to the log line saying why.
+    // Nothing on the way out may block the event loop, so this timer always gets to run.
     let forced = false;
     const force = setTimeout(() => {
       forced = true;
-      app.log.error(`shutdown took longer than ${(GRACE_MS - FINAL_FLUSH_MS) / 1000} s, exiting`);
+      process.exitCode = 1;
+      app.log.error(`shutdown took longer than ${GRACE_MS / 1000} s, exiting`);
       void output.flush(FINAL_FLUSH_MS).then(() => process.exit(1));
-    }, GRACE_MS - FINAL_FLUSH_MS);
+    }, GRACE_MS);
     force.unref();
     try {
       await app.close();
