@@ -117,6 +117,28 @@ describe('the session check of a visitor without a session', () => {
   });
 });
 
+describe('the Content-Security-Policy', () => {
+  beforeEach(async () => {
+    b = await openBrowser();
+  });
+
+  it('is not violated by the pages that validate forms (no probe of eval by the schema library)', async () => {
+    const { page } = b;
+    await signInByApi(page, uniqueEmail('csp'));
+    await page.addInitScript(() => {
+      (window as unknown as { violations: string[] }).violations = [];
+      document.addEventListener('securitypolicyviolation', (e) =>
+        (window as unknown as { violations: string[] }).violations.push(`${e.violatedDirective} ${e.blockedURI}`),
+      );
+    });
+    for (const path of ['/app/licenses', '/app/billing']) {
+      await page.goto(path, { waitUntil: 'networkidle' });
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations), path).toEqual([]);
+    }
+  });
+});
+
 describe('/app/access-control', () => {
   beforeEach(async () => {
     b = await openBrowser();
