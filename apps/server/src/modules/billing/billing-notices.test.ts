@@ -54,6 +54,23 @@ describe('billing notices (local engine)', () => {
     expect(mailsTo('yearly@example.com', /expires before/)).toHaveLength(0);
   });
 
+  it('is run by the renewal worker on its timer', async () => {
+    const { sub } = await yearlyCustomer('worker@example.com');
+    t.clock.set(new Date(new Date(sub.currentPeriodEnd).getTime() - 3 * DAY));
+    billing().startWorkers(25);
+    try {
+      // Waits for the signal (the queued notice), not for a time; the test timeout guards a hang.
+      for (;;) {
+        await flushOutbox(t);
+        if (mailsTo('worker@example.com', /renews on/).length > 0) break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    } finally {
+      await billing().stopWorkers();
+    }
+    expect(mailsTo('worker@example.com', /renews on/)).toHaveLength(1);
+  }, 60_000);
+
   it('does not send a renewal notice for a monthly or a cancelled subscription', async () => {
     t.clock.set(START);
     const cookie = await signIn(t, 'monthly@example.com');
