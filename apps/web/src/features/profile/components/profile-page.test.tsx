@@ -195,7 +195,7 @@ describe('ProfilePage: data export', () => {
           }),
       },
     );
-    await userEvent.click(screen.getByRole('button', { name: 'Download my data' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Download my data' }));
     await waitFor(() => expect(clicked).toHaveLength(1));
     expect(fetch.calls.map((c) => `${c.method} ${c.path}`)).toContain('GET /api/users/export');
     expect(clicked[0]!.download).toBe('acme-account-export-2026-01-02.json');
@@ -207,7 +207,7 @@ describe('ProfilePage: data export', () => {
     renderProfile({
       'GET /api/users/export': { status: 500, body: { message: 'Something went wrong on our side', code: 'INTERNAL' } },
     });
-    await userEvent.click(screen.getByRole('button', { name: 'Download my data' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Download my data' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Error: Something went wrong on our side');
   });
 });
@@ -222,16 +222,26 @@ describe('ProfilePage: account deletion', () => {
 
   /** The quiet card's button opens the dialog; 'I confirm' typed into it. */
   async function openDialog(typed = 'I confirm') {
-    const card = screen.getByRole('region', { name: 'Delete account' });
+    const card = await screen.findByRole('region', { name: 'Delete account' });
     await userEvent.click(within(card).getByRole('button', { name: 'Delete account…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete your account?' });
     if (typed) await userEvent.type(within(dialog).getByLabelText(/Confirmation/), typed);
     return dialog;
   }
 
+  it('shows one skeleton for the activity and the cards under it, then all of them at once', async () => {
+    renderProfile();
+    expect(screen.getByLabelText('Loading activity')).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Delete account' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Download my data' })).not.toBeInTheDocument();
+    expect(await screen.findByRole('region', { name: 'Delete account' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Download my data' })).toBeInTheDocument();
+    expect(screen.queryByLabelText('Loading activity')).not.toBeInTheDocument();
+  });
+
   it('keeps deletion behind a button: no open warning, no field on the page', async () => {
     renderProfile();
-    const card = screen.getByRole('region', { name: 'Delete account' });
+    const card = await screen.findByRole('region', { name: 'Delete account' });
     expect(within(card).queryByRole('textbox')).not.toBeInTheDocument();
     expect(within(card).queryByText(/Invoices are kept/)).not.toBeInTheDocument();
     expect(within(card).getByRole('button', { name: 'Delete account…' })).toBeEnabled();

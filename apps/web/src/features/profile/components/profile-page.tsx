@@ -1,23 +1,60 @@
+import { useRef } from 'react';
+import { Group, Paper, Skeleton, Stack } from '@mantine/core';
 import { PageFrame } from '../../../components/page-frame';
 import { PAGES } from '../../../lib/pages';
 import { useAppSelector } from '../../../lib/state/hooks';
-import { ActivityLog } from './activity-log';
+import { useListActivityQuery } from '../api';
+import { ACTIVITY_PAGE_SIZE, ActivityLog } from './activity-log';
 import { DangerZone } from './danger-zone';
 import { DataExport } from './data-export';
 import { ProfileDetails } from './profile-details';
 
+/** Where the activity log and the cards under it will be, while its first page loads. */
+function RestSkeleton() {
+  return (
+    <Paper withBorder p={{ base: 'md', sm: 'xl' }} aria-busy="true" aria-label="Loading activity">
+      <Stack gap="md">
+        <Group gap="sm" wrap="nowrap">
+          <Skeleton height={28} width={28} radius="md" />
+          <Stack gap={6} style={{ flex: 1 }}>
+            <Skeleton height={16} width="25%" />
+            <Skeleton height={12} width="45%" />
+          </Stack>
+        </Group>
+        {[0, 1, 2, 3, 4].map((i) => (
+          <Group key={i} gap="md" wrap="nowrap">
+            <Skeleton height={14} width={120} />
+            <Skeleton height={14} style={{ flex: 1 }} />
+          </Group>
+        ))}
+      </Stack>
+    </Paper>
+  );
+}
+
 /** /app/profile */
 export function ProfilePage() {
   const profile = useAppSelector((s) => s.user.profile);
+  // The activity log's height is known only with its first page: until then one skeleton stands
+  // for it and the cards under it, which then appear together (nothing moves once shown).
+  const firstPage = useListActivityQuery({ page: 1, size: ACTIVITY_PAGE_SIZE }, { skip: !profile });
+  const shown = useRef(false);
+  if (!firstPage.isLoading && !firstPage.isUninitialized) shown.current = true;
   return (
     <PageFrame title={PAGES.profile.title} description="Your name and company, your activity, your data and your account.">
       {profile ? (
         <>
           {/* Keyed by the address: a different account starts with its own values. */}
           <ProfileDetails key={profile.email} user={profile} />
-          <ActivityLog />
-          <DataExport />
-          <DangerZone />
+          {shown.current ? (
+            <>
+              <ActivityLog />
+              <DataExport />
+              <DangerZone />
+            </>
+          ) : (
+            <RestSkeleton />
+          )}
         </>
       ) : null}
     </PageFrame>
