@@ -33,10 +33,16 @@ export function registerBodyRules(app: FastifyInstance, opts: { defaultLimit: nu
   });
 }
 
+/**
+ * Many HTTP clients send `{}` (or `null`) with every POST: a body this small costs nothing to parse
+ * and the route ignores it, as it always did.
+ */
+const TOLERATED_EMPTY_BODY = 8;
+
 function refuseAnnouncedBody(req: FastifyRequest, limit: number) {
   const length = req.headers['content-length'];
   const chunked = req.headers['transfer-encoding'] !== undefined;
-  if (!chunked && (length === undefined || length === '0')) return;
+  if (!chunked && (length === undefined || Number(length) <= TOLERATED_EMPTY_BODY)) return;
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json') {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as JSON (Content-Type: application/json)');

@@ -58,6 +58,11 @@ describe('a route that takes no body (DELETE /api/billing/methods/{id})', () => 
     expect(text.statusCode).toBe(415);
   });
 
+  it('takes an empty JSON object as no body, as clients that always send one expect', async () => {
+    const res = await send('DELETE', url, '{}', { cookie });
+    expect(res.statusCode).toBe(404);
+  });
+
   it('answers as before without a body', async () => {
     const res = await t.app.inject({ method: 'DELETE', url, headers: { cookie } });
     expect(res.statusCode).toBe(404);
