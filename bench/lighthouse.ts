@@ -82,8 +82,10 @@ async function audit(url: string, port: number, preset: 'mobile' | 'desktop', co
   };
   const runner = await lighthouse(url, flags, preset === 'desktop' ? (desktopConfig as Config) : undefined);
   if (!runner) throw new Error(`Lighthouse gave no result for ${url}`);
-  const { categories, audits } = runner.lhr;
-  const score = (id: string) => round((categories[id]?.score ?? 0) * 100);
+  const { categories, audits, runtimeError } = runner.lhr;
+  // A run that could not load the page (a busy machine's timeout) has no scores: say so, not 0.
+  if (runtimeError) throw new Error(`Lighthouse could not measure ${url}: ${runtimeError.code} ${runtimeError.message}`);
+  const score = (id: string) => round((categories[id]?.score ?? Number.NaN) * 100);
   return {
     performance: score('performance'),
     accessibility: score('accessibility'),
@@ -111,11 +113,16 @@ export async function lighthouseBench(url: string, dataDir: string): Promise<Rec
   try {
     for (const preset of ['mobile', 'desktop'] as const) {
       for (const page of LIGHTHOUSE_PAGES) {
-        const s = await audit(`${url}${page.path}`, chrome.port, preset, page.signedIn ? cookie : undefined);
-        rows[`Lighthouse ${preset} ${page.path}`] = {
-          value: `perf ${s.performance} · a11y ${s.accessibility} · best ${s.bestPractices} · SEO ${s.seo} · CLS ${s.cls} · LCP ${s.lcpMs} ms · TBT ${s.tbtMs} ms`,
-          target: `perf >= ${page[preset]} · a11y 100 · best 100 · CLS <= 0.02`,
-        };
+        const target = `perf >= ${page[preset]} · a11y 100 · best 100 · CLS <= 0.02`;
+        try {
+          const s = await audit(`${url}${page.path}`, chrome.port, preset, page.signedIn ? cookie : undefined);
+          rows[`Lighthouse ${preset} ${page.path}`] = {
+            value: `perf ${s.performance} · a11y ${s.accessibility} · best ${s.bestPractices} · SEO ${s.seo} · CLS ${s.cls} · LCP ${s.lcpMs} ms · TBT ${s.tbtMs} ms`,
+            target,
+          };
+        } catch (err) {
+          rows[`Lighthouse ${preset} ${page.path}`] = { value: `not measured: ${(err as Error).message}`, target };
+        }
       }
     }
   } finally {
