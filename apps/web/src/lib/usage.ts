@@ -12,5 +12,8 @@ export function usageLevel(activeNodes: number, maxNodes: number): UsageLevel {
   return 'normal';
 }
 
-/** Colour of a usage bar by meaning: the accent while there is room, yellow near the limit, red at it. */
-export const USAGE_COLOR: Record<UsageLevel, string | undefined> = { normal: undefined, near: 'yellow', full: 'red' };
+/**
+ * Colour of a usage bar by meaning: the accent while there is room (2 of 3 nodes is normal use, not
+ * a warning), yellow at the limit (no further machine can be activated), never red (nothing failed).
+ */
+export const USAGE_COLOR: Record<UsageLevel, string | undefined> = { normal: undefined, near: undefined, full: 'yellow' };

@@ -173,16 +173,25 @@ describe('DashboardView', () => {
     expect(screen.queryByText('Standard', { exact: true })).toBeNull();
   });
 
-  it('colours 2 of 3 nodes in use as a warning, by the same rule as the Licenses page', async () => {
-    renderView(
+  it('colours node usage by the same rule as the Licenses page: 2 of 3 is normal use, a full license a warning', async () => {
+    const view = renderView(
       { subscriptions: ok([subscription]), paymentMethods: ok([visa]) },
       { status: 200, body: { licenses: 1, activeNodes: 2, maxNodes: 3, atLimit: [], expiringSoon: [] } },
     );
     const licenses = screen.getByRole('region', { name: 'Licenses' });
     expect(await within(licenses).findByText('2 of 3')).toBeInTheDocument();
     const bar = licenses.querySelector('.mantine-Progress-section')!;
-    expect(bar.getAttribute('style')).toContain('yellow');
+    expect(bar.getAttribute('style')).not.toContain('yellow');
     expect(within(licenses).getByText('1 node free')).toBeInTheDocument();
+    view.unmount();
+
+    renderView(
+      { subscriptions: ok([subscription]), paymentMethods: ok([visa]) },
+      { status: 200, body: { licenses: 1, activeNodes: 3, maxNodes: 3, atLimit: [], expiringSoon: [] } },
+    );
+    const full = screen.getByRole('region', { name: 'Licenses' });
+    expect(await within(full).findByText('3 of 3')).toBeInTheDocument();
+    expect(full.querySelector('.mantine-Progress-section')!.getAttribute('style')).toContain('yellow');
   });
 
   it('says when no release is available yet', async () => {

@@ -3,7 +3,7 @@ import { ActionIcon, Badge, CopyButton, Group, Pagination, Progress, Stack, Text
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import type { License } from '@portal/contract';
 import { formatDate, formatDateTime, formatRelative } from '../../../lib/format';
-import { expiryLevel, lastPage, pageSummary, STATUS_BADGE, usageLevel, type Tone, type UsageLevel } from '../license-display';
+import { expiryLevel, lastPage, pageSummary, STATUS_BADGE, USAGE_COLOR, usageLevel, type Tone } from '../license-display';
 import classes from './licenses.module.css';
 
 /** Text in a status colour (by meaning), dark enough to read in both schemes. */
@@ -77,8 +77,6 @@ export function LicenseKeyText({ licenseKey, size = 'sm' }: { licenseKey: string
  * normal use, not a warning); yellow at the limit, where the next machine will not fit. Red is for
  * what is wrong (expired, declined, errors).
  */
-const BAR_COLOR: Record<UsageLevel, string | undefined> = { normal: undefined, near: undefined, full: 'yellow' };
-
 /** "2 / 5" and a bar: the accent while there is room (2 of 3 is normal use), yellow at the limit. */
 export function NodesUsage({
   activeNodes,
@@ -109,7 +107,7 @@ export function NodesUsage({
         aria-valuenow={activeNodes}
         aria-valuetext={words}
       >
-        <Progress.Section value={percent} color={BAR_COLOR[level]} withAria={false} />
+        <Progress.Section value={percent} color={USAGE_COLOR[level]} withAria={false} />
       </Progress.Root>
       {level === 'full' ? (
         <ToneText tone="warn" size="xs" fw={500}>
