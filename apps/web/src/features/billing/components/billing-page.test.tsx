@@ -231,6 +231,19 @@ describe('BillingPage', () => {
       expect(await screen.findByText(/No invoices yet/)).toBeInTheDocument();
       expect(await screen.findByRole('alert')).toHaveTextContent('Error: The card list is unavailable');
     });
+
+    it('reads the cards again with Retry after a failed read', async () => {
+      const { answers } = renderBilling({
+        'GET /api/billing/methods/': { status: 500, body: { message: 'The card list is unavailable', code: 'INTERNAL' } },
+      });
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent('Error: The card list is unavailable');
+      answers['GET /api/billing/methods/'] = { status: 200, body: { items: [visa] } };
+      await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+      const cards = screen.getByRole('region', { name: 'Payment methods' });
+      expect((await within(cards).findAllByText(/4242/)).length).toBeGreaterThan(0);
+      expect(within(cards).queryByRole('alert')).toBeNull();
+    });
   });
 
   describe('payment methods', () => {

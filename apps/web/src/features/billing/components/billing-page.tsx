@@ -84,7 +84,13 @@ export function BillingPage() {
         )}
       </Grid.Col>
       <Grid.Col span={{ base: 12, md: 5 }}>
-        <PaymentMethodsCard methods={methods.data?.items} isLoading={methods.isLoading} error={methods.error} />
+        <PaymentMethodsCard
+          methods={methods.data?.items}
+          isLoading={methods.isLoading}
+          error={methods.error}
+          onRetry={methods.refetch}
+          retrying={methods.isFetching}
+        />
       </Grid.Col>
     </Grid>
   );

@@ -49,7 +49,13 @@ export interface CheckoutCardProps {
 export function CheckoutCard({ methods, methodsLoading, variant, onSubscribed }: CheckoutCardProps) {
   const dispatch = useAppDispatch();
   const periodLabelId = useId();
-  const { data: price, error: priceError, isLoading: priceLoading } = useListPricesQuery();
+  const {
+    data: price,
+    error: priceError,
+    isLoading: priceLoading,
+    refetch: refetchPrice,
+    isFetching: priceFetching,
+  } = useListPricesQuery();
   const [checkout, { isLoading, error, reset }] = useCheckoutMutation();
   const [interval, setBillingInterval] = useState<Interval>('month');
   const [quantity, setQuantity] = useState<number | string>(1);
@@ -180,7 +186,7 @@ export function CheckoutCard({ methods, methodsLoading, variant, onSubscribed }:
               <Skeleton height={80} />
             </Stack>
           ) : priceError || !price ? (
-            <ErrorDisplay error={priceError} />
+            <ErrorDisplay error={priceError} onRetry={priceError ? refetchPrice : undefined} retrying={priceFetching} />
           ) : (
             <>
               <Stack gap={6}>

@@ -35,14 +35,14 @@ function ViewLink({ url, number }: { url: string | null; number: string }) {
 
 /** A subscription's invoices: number, date, period, amount, status and a link to the printable page. */
 export function InvoicesTable({ stripeId }: { stripeId: string }) {
-  const { data, error, isLoading } = useListInvoicesQuery(stripeId);
+  const { data, error, isLoading, refetch, isFetching } = useListInvoicesQuery(stripeId);
   const narrow = useNarrow('sm');
   const [page, setPage] = useState(1);
   const items = data?.items ?? [];
   const pages = Math.max(1, Math.ceil(items.length / INVOICES_PER_PAGE));
   const shown = items.slice((page - 1) * INVOICES_PER_PAGE, page * INVOICES_PER_PAGE);
 
-  if (error) return <ErrorDisplay error={error} />;
+  if (error) return <ErrorDisplay error={error} onRetry={refetch} retrying={isFetching} />;
   const pager =
     pages > 1 ? (
       <Group justify="flex-end">

@@ -100,10 +100,13 @@ export interface PaymentMethodsCardProps {
   methods: PaymentMethod[] | undefined;
   isLoading: boolean;
   error: unknown;
+  /** Reads the cards again after a failed read. */
+  onRetry?: () => void;
+  retrying?: boolean;
 }
 
 /** The customer's cards: default marker, expiry, add and remove. */
-export function PaymentMethodsCard({ methods, isLoading, error }: PaymentMethodsCardProps) {
+export function PaymentMethodsCard({ methods, isLoading, error, onRetry, retrying }: PaymentMethodsCardProps) {
   const dispatch = useAppDispatch();
   const [removing, setRemoving] = useState<PaymentMethod | null>(null);
 
@@ -137,7 +140,7 @@ export function PaymentMethodsCard({ methods, isLoading, error }: PaymentMethods
             ))}
           </Stack>
         ) : error ? (
-          <ErrorDisplay error={error} />
+          <ErrorDisplay error={error} onRetry={onRetry} retrying={retrying} />
         ) : !methods || methods.length === 0 ? (
           <EmptyState
             bare
