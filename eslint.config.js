@@ -8,7 +8,19 @@ const FEATURES = ['auth', 'onboarding', 'dashboard', 'licenses', 'billing', 'sup
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/drizzle/**', 'data/**', '.tmp/**', 'coverage/**', 'examples/**', '**/*.config.*', 'scripts/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/drizzle/**',
+      'data/**',
+      '.tmp/**',
+      'coverage/**',
+      'examples/**',
+      '**/*.config.*',
+      'scripts/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -34,11 +46,15 @@ export default tseslint.config(
   },
   {
     files: ['apps/web/**'],
-    rules: restrict([{ group: ['**/apps/server/**', '@portal/server', '@portal/server/*'], message: 'The web app never imports server code.' }]),
+    rules: restrict([
+      { group: ['**/apps/server/**', '@portal/server', '@portal/server/*'], message: 'The web app never imports server code.' },
+    ]),
   },
   {
     files: ['apps/server/**'],
-    rules: restrict([{ group: ['**/apps/web/**', '@portal/web', '@portal/web/*'], message: 'The server never imports web code.' }]),
+    rules: restrict([
+      { group: ['**/apps/web/**', '@portal/web', '@portal/web/*'], message: 'The server never imports web code.' },
+    ]),
   },
   {
     files: ['packages/contract/**'],

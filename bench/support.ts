@@ -23,7 +23,9 @@ export async function freePort(): Promise<number> {
 }
 
 /** Runs `npm start` (scripts/start.mjs) and resolves with the time until the server reports ready. */
-export async function startPortal(env: Record<string, string>): Promise<{ ms: number; child: ChildProcess; url: string; stop: () => Promise<void> }> {
+export async function startPortal(
+  env: Record<string, string>,
+): Promise<{ ms: number; child: ChildProcess; url: string; stop: () => Promise<void> }> {
   const t0 = performance.now();
   const child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
     cwd: root,

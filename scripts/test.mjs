@@ -87,11 +87,15 @@ if (only !== 'e2e') runs.push(vitest(`unit (${dbName})`, []));
 // the browser: beside each other they keep both cores busy.
 const postgres =
   opts.postgres && only !== 'e2e'
-    ? vitest(`api (PostgreSQL${opts['postgres-node'] ? `, Node ${nodeVersion(opts['postgres-node'])}` : ''})`, ['--project', 'server'], {
-        env: { TEST_DATABASE_URL: opts.postgres },
-        node: opts['postgres-node'] ?? process.execPath,
-        background: only !== 'unit' && built,
-      })
+    ? vitest(
+        `api (PostgreSQL${opts['postgres-node'] ? `, Node ${nodeVersion(opts['postgres-node'])}` : ''})`,
+        ['--project', 'server'],
+        {
+          env: { TEST_DATABASE_URL: opts.postgres },
+          node: opts['postgres-node'] ?? process.execPath,
+          background: only !== 'unit' && built,
+        },
+      )
     : undefined;
 if (only !== 'unit' && built) runs.push(vitest('e2e', ['--config', 'e2e/vitest.config.ts']));
 if (postgres) runs.push(await postgres);
@@ -102,7 +106,8 @@ function nodeVersion(node) {
 
 const sum = (k) => runs.reduce((n, r) => n + r[k], 0);
 console.log('');
-for (const r of runs) console.log(`${r.name}: ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}`);
+for (const r of runs)
+  console.log(`${r.name}: ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}`);
 const skipped = sum('skipped');
 console.log(`${sum('passed')} passed, ${sum('failed')} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(sum('failed') > 0 || sum('passed') === 0 ? 1 : 0);

@@ -31,7 +31,9 @@ import { createServices } from './services';
 /** The URL without its query string, and with a sign-in link's secret replaced. */
 export function redactUrl(url: string): string {
   const [pathname, query] = url.split('?');
-  return (pathname ?? '').replace(/^\/api\/auth\/(link|recipient)\/[^/]+/, '/api/auth/$1/[redacted]') + (query ? '?[redacted]' : '');
+  return (
+    (pathname ?? '').replace(/^\/api\/auth\/(link|recipient)\/[^/]+/, '/api/auth/$1/[redacted]') + (query ? '?[redacted]' : '')
+  );
 }
 
 /** The body limit of every route that does not set its own (16 KiB). */

@@ -4,7 +4,13 @@ import { ConfigError, loadConfig } from './config';
 describe('loadConfig', () => {
   it('runs on the embedded defaults with nothing set', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ port: 3000, host: '127.0.0.1', publicUrl: 'http://localhost:3000', trustProxy: false, secureCookies: false });
+    expect(c).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      publicUrl: 'http://localhost:3000',
+      trustProxy: false,
+      secureCookies: false,
+    });
     expect(c.databaseUrl).toBeUndefined();
     expect(c.releases.demo).toBe(true);
   });
@@ -24,7 +30,14 @@ describe('loadConfig', () => {
   });
 
   it('treats empty variables as unset, as .env.example leaves them', () => {
-    const c = loadConfig({ DEMO_RELEASE: '', DATABASE_URL: '', SMTP_URL: '', PUBLIC_URL: '', GOOGLE_CLIENT_ID: '', GOOGLE_CLIENT_SECRET: '' });
+    const c = loadConfig({
+      DEMO_RELEASE: '',
+      DATABASE_URL: '',
+      SMTP_URL: '',
+      PUBLIC_URL: '',
+      GOOGLE_CLIENT_ID: '',
+      GOOGLE_CLIENT_SECRET: '',
+    });
     expect(c.releases.demo).toBe(true);
     expect(c.google).toBeUndefined();
   });
@@ -44,6 +57,9 @@ describe('loadConfig', () => {
   });
 
   it('turns on secure cookies for an https PUBLIC_URL', () => {
-    expect(loadConfig({ PUBLIC_URL: 'https://portal.example.com/' })).toMatchObject({ publicUrl: 'https://portal.example.com', secureCookies: true });
+    expect(loadConfig({ PUBLIC_URL: 'https://portal.example.com/' })).toMatchObject({
+      publicUrl: 'https://portal.example.com',
+      secureCookies: true,
+    });
   });
 });

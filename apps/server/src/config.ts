@@ -42,7 +42,10 @@ const EnvSchema = z.object({
     const parts = v.split(',').map((p) => p.trim());
     const ok = parts.every((p) => ['loopback', 'linklocal', 'uniquelocal'].includes(p) || isIP(p.split('/')[0] ?? '') !== 0);
     if (!ok) {
-      ctx.addIssue({ code: 'custom', message: 'must be true, false, or a comma-separated list of proxy IP addresses or CIDR ranges (or loopback)' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be true, false, or a comma-separated list of proxy IP addresses or CIDR ranges (or loopback)',
+      });
       return z.NEVER;
     }
     return parts.join(',');
@@ -104,7 +107,10 @@ const EnvSchema = z.object({
   /** Server processes behind one port (node:cluster); above 1 needs PostgreSQL. */
   WEB_CONCURRENCY: int(1, 1, 256),
   METRICS_TOKEN: optionalString,
-  WORKERS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  WORKERS: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
 });
 
 export class ConfigError extends Error {}
@@ -117,7 +123,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   if (Boolean(e.GOOGLE_CLIENT_ID) !== Boolean(e.GOOGLE_CLIENT_SECRET)) {
-    throw new ConfigError('Invalid configuration:\n  GOOGLE_CLIENT_SECRET: set both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET, or neither');
+    throw new ConfigError(
+      'Invalid configuration:\n  GOOGLE_CLIENT_SECRET: set both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET, or neither',
+    );
   }
   if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) {
     throw new ConfigError('Invalid configuration:\n  STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set');
@@ -128,7 +136,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (e.WEB_CONCURRENCY > 1 && !e.DATABASE_URL) {
     // PGlite is a database inside one process: a second process cannot open it.
-    throw new ConfigError('Invalid configuration:\n  WEB_CONCURRENCY: above 1 needs DATABASE_URL (the embedded database serves one process)');
+    throw new ConfigError(
+      'Invalid configuration:\n  WEB_CONCURRENCY: above 1 needs DATABASE_URL (the embedded database serves one process)',
+    );
   }
   const dataDir = path.resolve(e.DATA_DIR);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
@@ -210,7 +220,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 export type Config = ReturnType<typeof loadConfig>;
 
 /** A secret kept in $DATA_DIR when not configured, so restarts keep sessions and signatures valid. */
-export function persistentSecret(dataDir: string, name: string, make: () => string = () => randomBytes(32).toString('base64url')): string {
+export function persistentSecret(
+  dataDir: string,
+  name: string,
+  make: () => string = () => randomBytes(32).toString('base64url'),
+): string {
   const file = path.join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });

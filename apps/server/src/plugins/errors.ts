@@ -39,7 +39,11 @@ export function registerErrorHandling(app: FastifyInstance, opts: { sendPage?: P
     } else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       status = 413;
       body = { message: 'The request body is too large', code: 'PAYLOAD_TOO_LARGE' };
-    } else if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+    } else if (
+      err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+      err instanceof SyntaxError ||
+      err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+    ) {
       status = 400;
       body = { message: 'The request body is not valid JSON', code: 'BAD_REQUEST' };
     } else if (err.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
@@ -78,11 +82,33 @@ function hasDatabaseCode(err: unknown, codes: string[]): boolean {
   return false;
 }
 
-const UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08003', '08006', '53300']);
+const UNAVAILABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08003',
+  '08006',
+  '53300',
+]);
 function isDatabaseUnavailable(err: unknown): boolean {
-  for (let e = err as { code?: string; message?: string; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+  for (
+    let e = err as { code?: string; message?: string; cause?: unknown } | undefined, i = 0;
+    e && i < 5;
+    e = e.cause as typeof e, i++
+  ) {
     if (e.code && UNAVAILABLE.has(e.code)) return true;
-    if (e.message && /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout/i.test(e.message)) return true;
+    if (
+      e.message &&
+      /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout/i.test(
+        e.message,
+      )
+    )
+      return true;
   }
   return false;
 }

@@ -4,7 +4,11 @@ import type { RateLimiter } from '../lib/rate-limiter';
 
 /** Throws 429 with Retry-After when `key` has used up `perMinute` this minute; 0 turns the limit off. */
 export function createRateLimit(limiter: RateLimiter) {
-  return async function limit(key: string, perMinute: number, message = 'Too many requests. Please wait a moment and try again.') {
+  return async function limit(
+    key: string,
+    perMinute: number,
+    message = 'Too many requests. Please wait a moment and try again.',
+  ) {
     if (perMinute <= 0) return;
     const r = await limiter.hit(key, perMinute, 60_000);
     if (!r.allowed) {

@@ -1,16 +1,5 @@
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgSequence,
-  primaryKey,
-  pgTable,
-  text,
-  timestamp,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgSequence, primaryKey, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users';
 
 /** Our user -> the payment provider's customer. */
@@ -78,13 +67,22 @@ export const subscriptions = pgTable(
   },
   (t) => [
     index('subscriptions_user_idx').on(t.userId),
-    index('subscriptions_renewal_idx').on(t.currentPeriodEnd).where(sql`status = 'active'`),
+    index('subscriptions_renewal_idx')
+      .on(t.currentPeriodEnd)
+      .where(sql`status = 'active'`),
   ],
 );
 
 export const invoiceNumberSeq = pgSequence('invoice_number_seq', { startWith: 1001 });
 
-export type InvoiceLine = { description: string; quantity: number; unitAmount: number; amount: number; periodStart: string; periodEnd: string };
+export type InvoiceLine = {
+  description: string;
+  quantity: number;
+  unitAmount: number;
+  amount: number;
+  periodStart: string;
+  periodEnd: string;
+};
 
 export const invoices = pgTable(
   'invoices',

@@ -17,5 +17,9 @@ export const outbox = pgTable(
     lastError: text('last_error'),
     doneAt: timestamp('done_at', { withTimezone: true }),
   },
-  (t) => [index('outbox_pending_idx').on(t.availableAt).where(sql`done_at is null`)],
+  (t) => [
+    index('outbox_pending_idx')
+      .on(t.availableAt)
+      .where(sql`done_at is null`),
+  ],
 );

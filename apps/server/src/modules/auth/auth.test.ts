@@ -100,7 +100,12 @@ describe('POST /api/auth/link', () => {
   it('refuses form-encoded and text bodies with 415', async () => {
     const before = await linkCount();
     for (const type of ['application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x']) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/auth/link', headers: { 'content-type': type }, payload: 'email=a@example.com' });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/link',
+        headers: { 'content-type': type },
+        payload: 'email=a@example.com',
+      });
       expect(res.statusCode, type).toBe(415);
       expect(res.json().code).toBe('UNSUPPORTED_MEDIA_TYPE');
     }
@@ -127,7 +132,12 @@ describe('POST /api/auth/link', () => {
   });
 
   it('accepts the portal origin and the origin the request was addressed to', async () => {
-    const a = await t.app.inject({ method: 'POST', url: '/api/auth/link', headers: { origin: ORIGIN }, payload: { email: 'o1@example.com' } });
+    const a = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/link',
+      headers: { origin: ORIGIN },
+      payload: { email: 'o1@example.com' },
+    });
     const b = await t.app.inject({
       method: 'POST',
       url: '/api/auth/link',
@@ -185,7 +195,11 @@ describe('GET /api/auth/link/{id}', () => {
     expect(cookie.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const stored = await t.db.select().from(sessions);
     expect(stored.some((s) => s.idHash === cookie.value)).toBe(false);
-    const session = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie: `portal_session=${cookie.value}` } });
+    const session = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/session',
+      headers: { cookie: `portal_session=${cookie.value}` },
+    });
     expect(session.statusCode).toBe(200);
     expect(session.json().user.email).toBe('fresh@example.com');
     expect(session.headers['cache-control']).toBe('no-store');
@@ -249,7 +263,11 @@ describe('GET /api/auth/link/{id}', () => {
 describe('session and logout', () => {
   it('answers 401 when signed out, and to a forged cookie', async () => {
     const a = await t.app.inject({ method: 'GET', url: '/api/auth/session' });
-    const b = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie: `portal_session=${'x'.repeat(43)}` } });
+    const b = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/session',
+      headers: { cookie: `portal_session=${'x'.repeat(43)}` },
+    });
     expect([a.statusCode, b.statusCode]).toEqual([401, 401]);
     expect(a.json()).toEqual({ code: 'UNAUTHENTICATED', message: 'Please sign in to continue' });
   });

@@ -49,7 +49,12 @@ describe('POST /api/users/onboarding', () => {
   it('only changes the signed-in user', async () => {
     const a = await t.signIn('one@example.com', { onboard: false });
     await t.signIn('two@example.com', { onboard: false });
-    await t.app.inject({ method: 'POST', url: '/api/users/onboarding', headers: { cookie: a }, payload: { fname: 'One', lname: 'X' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/users/onboarding',
+      headers: { cookie: a },
+      payload: { fname: 'One', lname: 'X' },
+    });
     const [two] = await t.db.select().from(users).where(eq(users.email, 'two@example.com'));
     expect(two).toMatchObject({ fname: '', onboarded: false });
   });

@@ -1,7 +1,6 @@
 import { AppError } from '../../lib/errors';
 import { cardBrand, luhnValid } from '@portal/contract';
 
-
 /**
  * Card checks of the local billing engine. The engine accepts Stripe's public test numbers with
  * Stripe's meaning, and declines where Stripe declines:

@@ -378,11 +378,7 @@ export function createStripeAdapter(deps: {
   deps.outbox.on('billing.stripe.cancel', async (p) => {
     const id = p.subscriptionId;
     try {
-      await stripe.subscriptions.cancel(
-        id,
-        { invoice_now: false, prorate: false },
-        { idempotencyKey: `${p.opId}:cancel:${id}` },
-      );
+      await stripe.subscriptions.cancel(id, { invoice_now: false, prorate: false }, { idempotencyKey: `${p.opId}:cancel:${id}` });
     } catch (err) {
       const e = err as { code?: string; statusCode?: number; message?: string };
       // Already gone at Stripe: the job is done.
