@@ -39,8 +39,11 @@ async function zombie(): Promise<number> {
   const parent = spawn('sh', ['-c', 'sleep 600 & echo $!; exec sleep 600'], { stdio: ['ignore', 'pipe', 'ignore'] });
   children.push(parent);
   const pid = await new Promise<number>((resolve) => parent.stdout!.once('data', (c: Buffer) => resolve(Number(c.toString()))));
+  // Kill only once the shell has become `sleep`: a shell may still reap a child that dies before.
+  while (readFileSync(`/proc/${parent.pid}/comm`, 'utf8').trim() !== 'sleep') await new Promise((r) => setTimeout(r, 10));
   process.kill(pid, 'SIGKILL');
-  for (let i = 0; i < 500 && state(pid)[0] !== 'Z'; i++) await new Promise((r) => setTimeout(r, 10));
+  // Waits for the state the test needs; the test's timeout guards against a hang.
+  while (state(pid)[0] !== 'Z') await new Promise((r) => setTimeout(r, 10));
   expect(state(pid)[0]).toBe('Z');
   return pid;
 }
