@@ -36,6 +36,9 @@ export const LinkRecipientResponseSchema = z.object({ email: z.string() });
 export type LinkRecipientResponse = z.infer<typeof LinkRecipientResponseSchema>;
 
 export const SessionResponseSchema = z.object({ user: SessionUserSchema });
+/** `?optional=true`: 204 instead of 401 when nobody is signed in (the web app's start-up check). */
+export const SessionQuerySchema = z.object({ optional: z.literal('true').optional() });
+export type SessionQuery = z.infer<typeof SessionQuerySchema>;
 export type SessionResponse = z.infer<typeof SessionResponseSchema>;
 
 export const GoogleStartQuerySchema = z.strictObject({ to: SafePathSchema.optional() });

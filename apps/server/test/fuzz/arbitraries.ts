@@ -66,6 +66,7 @@ export const valid = {
   requestLinkBody: () => fc.record({ email, to: safePath }, { requiredKeys: ['email'] }),
   linkIdParams: () => fc.record({ id: fc.stringMatching(/^[A-Za-z0-9_-]{43}$/) }),
   googleStartQuery: () => fc.record({ to: safePath }, { requiredKeys: [] }),
+  sessionQuery: () => fc.record({ optional: fc.constant('true' as const) }, { requiredKeys: [] }),
   googleCallbackQuery: () =>
     fc.record(
       { code: word, state: word, error: fc.constantFrom('access_denied', 'server_error'), error_description: word, hd: word },

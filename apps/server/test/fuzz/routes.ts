@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   ActivateBodySchema,
+  SessionQuerySchema,
   CheckoutBodySchema,
   DeleteAccountQuerySchema,
   DownloadFileParamsSchema,
@@ -153,7 +154,13 @@ export const ROUTES: readonly RouteEntry[] = [
     sample: () => ({ params: { id: 'A'.repeat(43) } }),
     fuzz: 'accounts',
   },
-  { method: 'GET', url: '/api/auth/session', access: 'session' },
+  {
+    method: 'GET',
+    url: '/api/auth/session',
+    access: 'session',
+    fuzz: 'accounts',
+    query: p(SessionQuerySchema, valid.sessionQuery),
+  },
   { method: 'GET', url: '/api/auth/logout', access: 'public', why: 'ends the session if there is one', destructive: true },
   ...(['/api/auth/google', '/api/auth/google/'] as const).map((url): RouteEntry => ({
     method: 'GET',

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  SessionQuerySchema,
   ErrorSchema,
   LinkIdParamsSchema,
   LinkRecipientResponseSchema,
@@ -116,7 +117,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
         summary: 'The signed-in user; with ?optional=true, 204 instead of 401 when nobody is signed in',
         // The web app's start-up check asks with optional=true: a visitor without a session is
         // the normal case there, not an error (a 401 shows as an error in the browser console).
-        querystring: z.object({ optional: z.literal('true').optional() }),
+        querystring: SessionQuerySchema,
         response: { 200: SessionResponseSchema, 204: z.null(), 401: ErrorSchema },
       },
     },
