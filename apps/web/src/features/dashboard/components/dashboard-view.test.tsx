@@ -108,14 +108,14 @@ describe('DashboardView', () => {
         body: { licenses: 1, activeNodes: 3, maxNodes: 3, atLimit: ['AAAAA-BBBBB-CCCCC-DDDDD-EEEEE'], expiringSoon: [] },
       },
     );
-    const licenses = screen.getByRole('region', { name: 'Licenses' });
+    const licenses = await screen.findByRole('region', { name: 'Licenses' });
     expect(await within(licenses).findByText('3 of 3')).toBeInTheDocument();
     expect(within(licenses).getByText('At the limit: no node is free.')).toBeInTheDocument();
-    const subs = screen.getByRole('region', { name: 'Subscription' });
+    const subs = await screen.findByRole('region', { name: 'Subscription' });
     expect(within(subs).getByText('3 nodes · monthly')).toBeInTheDocument();
     expect(within(subs).getByText('Active')).toBeInTheDocument();
     expect(within(subs).getByText('$90.00')).toBeInTheDocument();
-    const attention = screen.getByRole('region', { name: 'Needs your attention' });
+    const attention = await screen.findByRole('region', { name: 'Needs your attention' });
     expect(within(attention).getByText('A license is at its node limit')).toBeInTheDocument();
     expect(within(attention).getByText('Your subscription renews in 5 days')).toBeInTheDocument();
     expect(within(attention).getByRole('link', { name: 'View license' })).toHaveAttribute(
@@ -131,27 +131,36 @@ describe('DashboardView', () => {
       subscriptions: ok([{ ...subscription, cancelAtPeriodEnd: true, currentPeriodEnd: inDays(40) }]),
       paymentMethods: ok([visa]),
     });
-    const subs = screen.getByRole('region', { name: 'Subscription' });
+    const subs = await screen.findByRole('region', { name: 'Subscription' });
     expect(within(subs).getByText(/Access until/)).toBeInTheDocument();
     expect(within(subs).getByText('Cancelled')).toBeInTheDocument();
     await screen.findByText('No licenses yet');
   });
 
-  it('shows skeletons while loading and the error display on failure', async () => {
+  it('holds the page in one skeleton of its final shape until the subscriptions and license figures answer', async () => {
+    renderView({ subscriptions: loading(), support: failed('Support is unavailable'), download: loading() });
+    const skeleton = screen.getByLabelText('Loading the dashboard');
+    expect(skeleton).toHaveAttribute('aria-busy', 'true');
+    // Nothing above or inside the cards is shown yet, so nothing moves when the answers arrive.
+    expect(screen.queryByRole('region', { name: 'Support' })).toBeNull();
+    expect(screen.queryByText('Support is unavailable')).toBeNull();
+  });
+
+  it('shows skeletons on cards still loading and the error display on failure', async () => {
     renderView(
-      { subscriptions: loading(), support: failed('Support is unavailable'), download: loading() },
+      { support: failed('Support is unavailable'), download: loading() },
       { status: 500, body: { message: 'Licenses are unavailable', code: 'INTERNAL' } },
     );
-    expect(screen.getByLabelText('Loading subscriptions')).toBeInTheDocument();
+    expect(await screen.findByText('Licenses are unavailable')).toBeInTheDocument();
+    expect(screen.queryByLabelText('Loading the dashboard')).toBeNull();
     expect(screen.getByLabelText('Loading the latest ISO')).toBeInTheDocument();
     expect(screen.getByText('Support is unavailable')).toBeInTheDocument();
-    expect(await screen.findByText('Licenses are unavailable')).toBeInTheDocument();
   });
 
   it('offers Retry on a card whose read failed, and fetches again', async () => {
     const refetch = vi.fn();
     renderView({ support: { ...failed<SupportInfo>('Internal Server Error'), refetch } });
-    const card = screen.getByRole('region', { name: 'Support' });
+    const card = await screen.findByRole('region', { name: 'Support' });
     expect(within(card).getByRole('alert')).toHaveTextContent('Error: Internal Server Error');
     within(card).getByRole('button', { name: 'Retry' }).click();
     expect(refetch).toHaveBeenCalledTimes(1);
@@ -165,7 +174,7 @@ describe('DashboardView', () => {
     );
     const steps = await screen.findByRole('region', { name: 'Get started' });
     expect(within(steps).getByRole('link', { name: 'Activate a node' })).toHaveAttribute('href', '/app/licenses');
-    const subs = screen.getByRole('region', { name: 'Subscription' });
+    const subs = await screen.findByRole('region', { name: 'Subscription' });
     expect(within(subs).getByText('Renews on')).toBeInTheDocument();
     expect(
       within(subs).getByText(new Date(subscription.currentPeriodEnd).toLocaleDateString('en-US', { dateStyle: 'medium' })),
@@ -178,7 +187,7 @@ describe('DashboardView', () => {
       { subscriptions: ok([subscription]), paymentMethods: ok([visa]) },
       { status: 200, body: { licenses: 1, activeNodes: 2, maxNodes: 3, atLimit: [], expiringSoon: [] } },
     );
-    const licenses = screen.getByRole('region', { name: 'Licenses' });
+    const licenses = await screen.findByRole('region', { name: 'Licenses' });
     expect(await within(licenses).findByText('2 of 3')).toBeInTheDocument();
     const bar = licenses.querySelector('.mantine-Progress-section')!;
     expect(bar.getAttribute('style')).not.toContain('yellow');
@@ -189,7 +198,7 @@ describe('DashboardView', () => {
       { subscriptions: ok([subscription]), paymentMethods: ok([visa]) },
       { status: 200, body: { licenses: 1, activeNodes: 3, maxNodes: 3, atLimit: [], expiringSoon: [] } },
     );
-    const full = screen.getByRole('region', { name: 'Licenses' });
+    const full = await screen.findByRole('region', { name: 'Licenses' });
     expect(await within(full).findByText('3 of 3')).toBeInTheDocument();
     expect(full.querySelector('.mantine-Progress-section')!.getAttribute('style')).toContain('yellow');
   });
@@ -202,7 +211,7 @@ describe('DashboardView', () => {
         error: { status: 404, data: { message: 'No release yet, check back later.', code: 'NOT_FOUND' } },
       },
     });
-    expect(screen.getByText('No release yet')).toBeInTheDocument();
+    expect(await screen.findByText('No release yet')).toBeInTheDocument();
     expect(screen.getByText('No release yet, check back later.')).toBeInTheDocument();
     await screen.findByText('No licenses yet');
   });

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconAlertTriangle, IconCalendarEvent } from '@tabler/icons-react';
 import type { DownloadInfo, LicenseSummary, PaymentMethod, Subscription, SupportInfo } from '@portal/contract';
 import { Link } from 'react-router';
@@ -45,6 +45,10 @@ export function DashboardView({ subscriptions, paymentMethods, support, download
     ? dashboardWarnings({ subscriptions: subscriptions.data, methods: paymentMethods.data, summary: summary.data, now })
     : [];
   const steps = nextSteps({ subscriptions: subscriptions.data, summary: summary.data, now });
+  // What shows above the cards (warnings, the first steps) depends on the subscriptions and the
+  // license figures: until both first answer, one skeleton holds the page, so nothing moves once
+  // they arrive (no layout shift).
+  const firstLoad = subscriptions.isLoading || summary.isLoading;
 
   return (
     <PageFrame
@@ -52,7 +56,9 @@ export function DashboardView({ subscriptions, paymentMethods, support, download
       title={name ? `Welcome, ${name}` : 'Welcome'}
       description="Your licenses, subscription, support and downloads at a glance."
     >
-      {warnings.length > 0 ? (
+      {firstLoad ? <DashboardSkeleton /> : null}
+
+      {!firstLoad && warnings.length > 0 ? (
         <Stack gap="sm" component="section" aria-label="Needs your attention">
           {warnings.map((w) => (
             <WarningAlert key={w.id} warning={w} />
@@ -60,14 +66,16 @@ export function DashboardView({ subscriptions, paymentMethods, support, download
         </Stack>
       ) : null}
 
-      {steps ? <GetStarted steps={steps} /> : null}
+      {!firstLoad && steps ? <GetStarted steps={steps} /> : null}
 
-      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
-        <LicensesCard summary={summary} />
-        <SubscriptionsCard subscriptions={subscriptions} now={now} offerPlan={!steps} />
-        <SupportCard support={support} />
-        <DownloadCard download={download} />
-      </SimpleGrid>
+      {firstLoad ? null : (
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
+          <LicensesCard summary={summary} />
+          <SubscriptionsCard subscriptions={subscriptions} now={now} offerPlan={!steps} />
+          <SupportCard support={support} />
+          <DownloadCard download={download} />
+        </SimpleGrid>
+      )}
     </PageFrame>
   );
 }
@@ -77,6 +85,27 @@ const WARNING_LOOK = {
   yellow: { color: 'yellow', icon: IconAlertTriangle },
   info: { color: undefined, icon: IconCalendarEvent },
 } as const;
+
+/** The page's shape while its first reads are under way: a grid of four cards. */
+function DashboardSkeleton() {
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg" aria-busy="true" aria-label="Loading the dashboard">
+      {[0, 1, 2, 3].map((i) => (
+        <Paper key={i} withBorder radius="lg" p="lg">
+          <Stack gap="sm">
+            <Group gap="sm">
+              <Skeleton height={32} width={32} radius="md" />
+              <Skeleton height={14} width="35%" />
+            </Group>
+            <Skeleton height={28} width="40%" />
+            <Skeleton height={12} width="80%" />
+            <Skeleton height={8} />
+          </Stack>
+        </Paper>
+      ))}
+    </SimpleGrid>
+  );
+}
 
 function WarningAlert({ warning }: { warning: DashboardWarning }) {
   const look = WARNING_LOOK[warning.level];
