@@ -1,4 +1,4 @@
-import type { LicenseSummary, PaymentMethod, Subscription } from '@portal/contract';
+import { cardBrandLabel, type LicenseSummary, type PaymentMethod, type Subscription } from '@portal/contract';
 import { formatDate, formatInterval, formatMoney, formatRelative } from '../../lib/format';
 import { PAGES } from '../../lib/pages';
 
@@ -46,17 +46,7 @@ export function cardEndsAt(m: Pick<PaymentMethod, 'expMonth' | 'expYear'>): Date
   return new Date(m.expYear, m.expMonth, 1);
 }
 
-const BRANDS: Record<string, string> = {
-  visa: 'Visa',
-  mastercard: 'Mastercard',
-  amex: 'American Express',
-  discover: 'Discover',
-  diners: 'Diners Club',
-  jcb: 'JCB',
-  unionpay: 'UnionPay',
-};
-export const cardLabel = (m: Pick<PaymentMethod, 'brand' | 'last4'>) =>
-  `${BRANDS[m.brand.toLowerCase()] ?? 'Card'} ending in ${m.last4}`;
+export const cardLabel = (m: Pick<PaymentMethod, 'brand' | 'last4'>) => `${cardBrandLabel(m.brand)} ending in ${m.last4}`;
 
 const nodes = (n: number) => `${n} ${n === 1 ? 'node' : 'nodes'}`;
 const licensePath = (key: string) => `${PAGES.licenses.path}?highlight=${encodeURIComponent(key)}`;

@@ -66,17 +66,7 @@ export function LicensesTable({ licenses, highlight, highlightRef, onOpen, compa
     <Paper withBorder>
       <Table.ScrollContainer minWidth={760} type="native">
         <Table highlightOnHover verticalSpacing="sm" horizontalSpacing="md" aria-label="Licenses">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>License key</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th ta="right">Nodes in use</Table.Th>
-              <Table.Th>Valid until</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
+          <LicensesTableHead />
           <Table.Tbody>
             {licenses.map((license) => {
               const marked = license.licenseKey === highlight;
@@ -152,17 +142,7 @@ export function LicensesTableSkeleton({ rows = 3, compact = false }: { rows?: nu
   return (
     <Paper withBorder aria-busy="true" aria-label="Loading licenses">
       <Table verticalSpacing="sm" horizontalSpacing="md">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>License key</Table.Th>
-            <Table.Th>Status</Table.Th>
-            <Table.Th ta="right">Nodes in use</Table.Th>
-            <Table.Th>Valid until</Table.Th>
-            <Table.Th>
-              <VisuallyHidden>Actions</VisuallyHidden>
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
+        <LicensesTableHead />
         <Table.Tbody>
           {Array.from({ length: rows }, (_, i) => (
             <Table.Tr key={i}>
@@ -192,5 +172,22 @@ export function LicensesTableSkeleton({ rows = 3, compact = false }: { rows?: nu
         </Table.Tbody>
       </Table>
     </Paper>
+  );
+}
+
+/** The table's header row, shared by the table and its loading skeleton so both have one shape. */
+function LicensesTableHead() {
+  return (
+    <Table.Thead>
+      <Table.Tr>
+        <Table.Th>License key</Table.Th>
+        <Table.Th>Status</Table.Th>
+        <Table.Th ta="right">Nodes in use</Table.Th>
+        <Table.Th>Valid until</Table.Th>
+        <Table.Th>
+          <VisuallyHidden>Actions</VisuallyHidden>
+        </Table.Th>
+      </Table.Tr>
+    </Table.Thead>
   );
 }
