@@ -58,7 +58,11 @@ function NodesInUse({ active, max }: { active: number; max: number }) {
         radius="xl"
         aria-label={`${active} of ${max} nodes in use`}
       />
-      <Text size="sm" c={level === 'full' ? 'red' : 'dimmed'} fw={level === 'full' ? 500 : undefined}>
+      <Text
+        size="sm"
+        c={level === 'full' ? 'var(--mantine-color-yellow-text)' : 'dimmed'}
+        fw={level === 'full' ? 500 : undefined}
+      >
         {max === 0
           ? 'No license is valid at the moment.'
           : level === 'full'
