@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type Stripe from 'stripe';
-import { z } from 'zod';
-import type { ChangePreview, Interval, Invoice, PaymentMethod, SubscriptionStatus } from '@portal/contract';
+import type { ChangePreview, Interval, Invoice, PaymentMethod } from '@portal/contract';
 import type { Config } from '../../config';
 import type { Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
@@ -11,64 +10,9 @@ import { billingRepository as repo, type SubscriptionRow } from '../../modules/b
 import { addIntervals } from '../../modules/billing/proration';
 import type { OutboxService } from '../../modules/outbox/outbox.service';
 import type { BillingProvider, PlannedChange } from './provider';
-import { optionalModule } from '../../lib/optional-module';
-
-type StripeConfig = NonNullable<Config['stripe']>;
-
-/** Webhooks older than this are refused, so a captured delivery cannot be replayed later. */
-export const WEBHOOK_TOLERANCE_SECONDS = 300;
-
-const STATUS: Record<string, SubscriptionStatus> = {
-  active: 'active',
-  trialing: 'active',
-  past_due: 'past_due',
-  unpaid: 'past_due',
-  paused: 'past_due',
-  incomplete: 'incomplete',
-  incomplete_expired: 'canceled',
-  canceled: 'canceled',
-};
-
-const idOf = (v: string | { id: string } | null | undefined) => (v == null ? null : typeof v === 'string' ? v : v.id);
-const fromUnix = (s: number) => new Date(s * 1000);
-
-/** `new Stripe(key, { host, port, protocol })` from STRIPE_API_URL, so tests and proxies can stand in for api.stripe.com. */
-export function createStripeClient(cfg: StripeConfig): Stripe {
-  const options: ConstructorParameters<typeof Stripe>[1] = { maxNetworkRetries: 2, timeout: 20_000, telemetry: false };
-  if (cfg.apiUrl) {
-    const u = new URL(cfg.apiUrl);
-    const protocol = u.protocol === 'http:' ? 'http' : 'https';
-    options.host = u.hostname;
-    options.port = u.port || (protocol === 'http' ? 80 : 443);
-    options.protocol = protocol;
-  }
-  const StripeClient = optionalModule<typeof Stripe>('stripe');
-  return new StripeClient(cfg.secretKey, options);
-}
-
-/** Maps Stripe's failures onto our error shape: declines are 402 with Stripe's own message. */
-function toAppError(err: unknown): unknown {
-  if (err instanceof AppError) return err;
-  const e = err as { type?: string; message?: string; statusCode?: number };
-  if (e.type === 'StripeCardError') return new AppError('CARD_DECLINED', e.message || 'Your card was declined.');
-  if (
-    e.type === 'StripeConnectionError' ||
-    e.type === 'StripeAPIError' ||
-    e.type === 'StripeRateLimitError' ||
-    (e.statusCode ?? 0) >= 500
-  ) {
-    return new AppError('SERVICE_UNAVAILABLE', 'The payment provider could not be reached. Please try again in a moment.');
-  }
-  return err;
-}
-
-async function call<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    throw toAppError(err);
-  }
-}
+import { call, createStripeClient, toAppError } from './stripe-client';
+import { fromUnix, idOf, STATUS, toInvoice } from './stripe-mapping';
+import { verifyStripeEvent } from './stripe-webhook';
 
 /**
  * Stripe through its official SDK. Every POST carries an idempotency key derived from our own
@@ -434,68 +378,8 @@ export function createStripeAdapter(deps: {
     },
     /** Verifies a webhook against the raw body and our clock; throws 400 with the reason. */
     verifyEvent(raw: Buffer, signature: string | undefined): Stripe.Event {
-      if (!signature) throw new AppError('BAD_REQUEST', 'The Stripe-Signature header is missing.');
-      let event: Stripe.Event;
-      try {
-        event = stripe.webhooks.constructEvent(
-          raw,
-          signature,
-          cfg.webhookSecret,
-          WEBHOOK_TOLERANCE_SECONDS,
-          undefined,
-          deps.clock.now().getTime(),
-        );
-      } catch (err) {
-        const stale = /tolerance/i.test((err as Error).message ?? '');
-        throw new AppError(
-          'BAD_REQUEST',
-          stale
-            ? 'The webhook is too old: its signed timestamp is outside the five-minute tolerance.'
-            : 'The webhook signature does not match its body.',
-        );
-      }
-      // Stripe's library checks only the past side of the tolerance: a correctly signed event
-      // dated ahead of our clock would stay replayable until long after it was sent.
-      if (signedAt(signature) * 1000 - deps.clock.now().getTime() > WEBHOOK_TOLERANCE_SECONDS * 1000) {
-        throw new AppError(
-          'BAD_REQUEST',
-          'The webhook is from the future: its signed timestamp is more than five minutes ahead of our clock.',
-        );
-      }
-      // Signed is not the same as well-formed: refuse (400, which Stripe does not retry) rather than fail on it.
-      if (!StripeEventShapeSchema.safeParse(event).success) {
-        throw new AppError('BAD_REQUEST', 'The webhook body is not a Stripe event.');
-      }
-      return event;
+      return verifyStripeEvent(stripe, cfg.webhookSecret, deps.clock.now(), raw, signature);
     },
   };
 }
 export type StripeAdapter = ReturnType<typeof createStripeAdapter>;
-
-/** The `t=` of a Stripe-Signature header (seconds), as Stripe's library reads it; NaN when absent. */
-function signedAt(header: string): number {
-  const item = header.split(',').find((part) => part.split('=')[0] === 't');
-  return item ? Number.parseInt(item.slice(2), 10) : Number.NaN;
-}
-
-const StripeEventShapeSchema = z.object({
-  id: z.string().min(1).max(255),
-  type: z.string().min(1).max(255),
-  data: z.object({ object: z.looseObject({}) }),
-});
-
-export function toInvoice(i: Stripe.Invoice): Invoice {
-  const line = i.lines?.data?.[0];
-  return {
-    id: i.id ?? '',
-    number: i.number ?? i.id ?? '',
-    status: i.status ?? 'draft',
-    amountDue: i.amount_due,
-    amountPaid: i.amount_paid,
-    currency: i.currency,
-    created: fromUnix(i.created).toISOString(),
-    periodStart: fromUnix(line?.period.start ?? i.period_start).toISOString(),
-    periodEnd: fromUnix(line?.period.end ?? i.period_end).toISOString(),
-    url: i.hosted_invoice_url ?? i.invoice_pdf ?? null,
-  };
-}

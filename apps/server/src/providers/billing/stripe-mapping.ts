@@ -1,0 +1,33 @@
+import type Stripe from 'stripe';
+import type { Invoice, SubscriptionStatus } from '@portal/contract';
+
+/** Stripe's subscription statuses as ours. */
+export const STATUS: Record<string, SubscriptionStatus> = {
+  active: 'active',
+  trialing: 'active',
+  past_due: 'past_due',
+  unpaid: 'past_due',
+  paused: 'past_due',
+  incomplete: 'incomplete',
+  incomplete_expired: 'canceled',
+  canceled: 'canceled',
+};
+
+export const idOf = (v: string | { id: string } | null | undefined) => (v == null ? null : typeof v === 'string' ? v : v.id);
+export const fromUnix = (s: number) => new Date(s * 1000);
+
+export function toInvoice(i: Stripe.Invoice): Invoice {
+  const line = i.lines?.data?.[0];
+  return {
+    id: i.id ?? '',
+    number: i.number ?? i.id ?? '',
+    status: i.status ?? 'draft',
+    amountDue: i.amount_due,
+    amountPaid: i.amount_paid,
+    currency: i.currency,
+    created: fromUnix(i.created).toISOString(),
+    periodStart: fromUnix(line?.period.start ?? i.period_start).toISOString(),
+    periodEnd: fromUnix(line?.period.end ?? i.period_end).toISOString(),
+    url: i.hosted_invoice_url ?? i.invoice_pdf ?? null,
+  };
+}

@@ -1,0 +1,54 @@
+import type Stripe from 'stripe';
+import { z } from 'zod';
+import { AppError } from '../../lib/errors';
+
+/** Webhooks older than this are refused, so a captured delivery cannot be replayed later. */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/** Verifies a webhook against the raw body and our clock; throws 400 with the reason. */
+export function verifyStripeEvent(
+  stripe: Stripe,
+  webhookSecret: string,
+  now: Date,
+  raw: Buffer,
+  signature: string | undefined,
+): Stripe.Event {
+  if (!signature) throw new AppError('BAD_REQUEST', 'The Stripe-Signature header is missing.');
+  let event: Stripe.Event;
+  try {
+    event = stripe.webhooks.constructEvent(raw, signature, webhookSecret, WEBHOOK_TOLERANCE_SECONDS, undefined, now.getTime());
+  } catch (err) {
+    const stale = /tolerance/i.test((err as Error).message ?? '');
+    throw new AppError(
+      'BAD_REQUEST',
+      stale
+        ? 'The webhook is too old: its signed timestamp is outside the five-minute tolerance.'
+        : 'The webhook signature does not match its body.',
+    );
+  }
+  // Stripe's library checks only the past side of the tolerance: a correctly signed event
+  // dated ahead of our clock would stay replayable until long after it was sent.
+  if (signedAt(signature) * 1000 - now.getTime() > WEBHOOK_TOLERANCE_SECONDS * 1000) {
+    throw new AppError(
+      'BAD_REQUEST',
+      'The webhook is from the future: its signed timestamp is more than five minutes ahead of our clock.',
+    );
+  }
+  // Signed is not the same as well-formed: refuse (400, which Stripe does not retry) rather than fail on it.
+  if (!StripeEventShapeSchema.safeParse(event).success) {
+    throw new AppError('BAD_REQUEST', 'The webhook body is not a Stripe event.');
+  }
+  return event;
+}
+
+/** The `t=` of a Stripe-Signature header (seconds), as Stripe's library reads it; NaN when absent. */
+function signedAt(header: string): number {
+  const item = header.split(',').find((part) => part.split('=')[0] === 't');
+  return item ? Number.parseInt(item.slice(2), 10) : Number.NaN;
+}
+
+const StripeEventShapeSchema = z.object({
+  id: z.string().min(1).max(255),
+  type: z.string().min(1).max(255),
+  data: z.object({ object: z.looseObject({}) }),
+});
