@@ -1,7 +1,7 @@
+import './app/zod-jitless';
 import { StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import { config as zodConfig } from 'zod';
 import './app/kit-first-screen.css';
 import '@mantine/nprogress/styles.css';
 import './app/global.css';
@@ -12,10 +12,6 @@ import { AppRoutes, preloadRoutes } from './app/router';
 import { makeStore } from './app/store';
 import { api } from './lib/api';
 import { loadSession } from './features/auth/session';
-
-// The contract's schemas validate without generated code: zod would otherwise probe `new Function`,
-// which the Content-Security-Policy forbids (a reported violation on every page that validates).
-zodConfig({ jitless: true });
 
 const store = makeStore();
 // Both calls start before the first render: the layouts show nothing until the session is known.

@@ -1,4 +1,6 @@
-import { CONFIRM_PHRASE, FREE_MAIL_DOMAINS, NO_NAME } from './constants';
+import { z } from 'zod';
+import { QuantitySchema } from './billing';
+import { CONFIRM_PHRASE, FREE_MAIL_DOMAINS, NO_NAME, TEXT } from './constants';
 
 /**
  * The typed confirmation of the subscription modals and of account deletion: exactly 'I confirm',
@@ -7,6 +9,12 @@ import { CONFIRM_PHRASE, FREE_MAIL_DOMAINS, NO_NAME } from './constants';
 export function isConfirmPhrase(typed: string): boolean {
   return typed.toLowerCase() === CONFIRM_PHRASE.toLowerCase();
 }
+
+/** A form's typed confirmation ('I confirm', see isConfirmPhrase), with the portal's message when it is not. */
+export const ConfirmationSchema = z.object({
+  confirm: z.string().refine(isConfirmPhrase, TEXT.confirmRequired),
+});
+export type Confirmation = z.infer<typeof ConfirmationSchema>;
 
 /** 'fname lname', or 'No name' when both are empty. */
 export function displayName(u: { fname?: string | null; lname?: string | null }): string {
@@ -36,4 +44,40 @@ export function companyGroupFor(email: string): string | null {
   const domain = emailDomain(email);
   if (!domain || !email.includes('@')) return null;
   return (FREE_MAIL_DOMAINS as readonly string[]).includes(domain) ? null : domain;
+}
+
+/** 'month' -> 'monthly', 'year' -> 'yearly': every billing text (pages, e-mails, activity) writes an interval so. */
+export function intervalLabel(interval: string): string {
+  return `${interval}ly`;
+}
+
+/** The interval a billing-period change switches to. */
+export function otherInterval(interval: 'month' | 'year'): 'month' | 'year' {
+  return interval === 'month' ? 'year' : 'month';
+}
+
+/** Access to the products: paid up, or in the grace of a failed renewal. */
+export function hasAccess(s: { status: string }): boolean {
+  return s.status === 'active' || s.status === 'past_due';
+}
+
+/** '1 node', '3 nodes': a count and its noun, with the plural given where 's' is not it. */
+export function plural(n: number, word: string, pluralWord = `${word}s`): string {
+  return `${n} ${n === 1 ? word : pluralWord}`;
+}
+
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * A subscription's quantity (at checkout) or new quantity (`current` given): the message that refuses it, or null when it is a whole number in
+ * QUANTITY_MIN..QUANTITY_MAX (the contract's QuantitySchema) and, when `current` is given, differs from it.
+ */
+export function quantityProblem(value: number | string, current?: number): string | null {
+  if (typeof value === 'string' && value.trim() === '')
+    return current === undefined ? 'Enter the number of nodes' : 'Enter the new number of nodes';
+  const parsed = QuantitySchema.safeParse(typeof value === 'number' ? value : Number(value));
+  if (!parsed.success) return parsed.error.issues[0]?.message ?? 'The quantity must be a whole number';
+  if (current !== undefined && parsed.data === current) return TEXT.quantityMustDiffer;
+  return null;
 }

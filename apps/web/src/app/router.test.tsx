@@ -2,7 +2,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, useLocation, type Location } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ClientState } from '../lib/state/hooks';
-import { ada, fakeFetch, Providers, userState } from '../test/render';
+import { ada, fakeFetch, Providers, userState, portalConfig } from '../test/render';
 import { AppRoutes, preloadRoutes } from './router';
 import { makeStore } from './store';
 
@@ -25,13 +25,7 @@ async function renderApp(path: string, preloaded: Partial<ClientState>) {
   return { location: () => current! };
 }
 
-const config = {
-  brandName: 'Acme Cloud',
-  docsUrl: 'https://docs.acme.example',
-  googleEnabled: false,
-  billingProvider: 'local',
-  stripePublishableKey: null,
-};
+const config = portalConfig;
 
 describe('routes', () => {
   beforeEach(() => {

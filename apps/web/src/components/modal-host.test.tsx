@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { MODAL_TITLES } from '@portal/contract';
 import { showModal } from '../lib/state/menu-slice';
+import { subscriptionModalProps } from '../test/fixtures';
 import { renderWithStore } from '../test/render';
 import { ModalHost, useOnModalClose, type ModalBodyProps } from './modal-host';
 
@@ -20,7 +21,7 @@ describe('ModalHost', () => {
   it('shows the open modal centred with its title and props, and closes it', async () => {
     const { store } = renderWithStore(<ModalHost bodies={{ ChangeQuantityModal: QuantityBody }} />);
     act(() => {
-      store.dispatch(showModal({ id: 'ChangeQuantityModal', props: { quantity: 3 } }));
+      store.dispatch(showModal({ id: 'ChangeQuantityModal', props: subscriptionModalProps({ quantity: 3 }) }));
     });
     const dialog = await screen.findByRole('dialog', { name: MODAL_TITLES.ChangeQuantityModal });
     expect(dialog).toHaveTextContent('Current quantity 3');
@@ -35,7 +36,9 @@ describe('ModalHost', () => {
   it('gives focus back to the control that opened it', async () => {
     const { store } = renderWithStore(
       <>
-        <button onClick={() => store.dispatch(showModal({ id: 'ChangeQuantityModal', props: { quantity: 3 } }))}>
+        <button
+          onClick={() => store.dispatch(showModal({ id: 'ChangeQuantityModal', props: subscriptionModalProps({ quantity: 3 }) }))}
+        >
           Change quantity
         </button>
         <ModalHost bodies={{ ChangeQuantityModal: QuantityBody }} />
@@ -53,7 +56,7 @@ describe('ModalHost', () => {
     const Lazy = lazy(() => new Promise<{ default: ComponentType<ModalBodyProps> }>((r) => (resolve = r)));
     const { store } = renderWithStore(<ModalHost bodies={{ ChangeQuantityModal: Lazy }} />);
     act(() => {
-      store.dispatch(showModal({ id: 'ChangeQuantityModal' }));
+      store.dispatch(showModal({ id: 'ChangeQuantityModal', props: subscriptionModalProps() }));
     });
     await screen.findByRole('dialog');
     await act(async () => {
@@ -75,7 +78,7 @@ describe('ModalHost', () => {
     }
     const { store } = renderWithStore(<ModalHost bodies={{ ChangeQuantityModal: Body }} />);
     act(() => {
-      store.dispatch(showModal({ id: 'ChangeQuantityModal' }));
+      store.dispatch(showModal({ id: 'ChangeQuantityModal', props: subscriptionModalProps() }));
     });
     await screen.findByRole('dialog');
     expect(onClose).not.toHaveBeenCalled();
@@ -89,7 +92,7 @@ describe('ModalHost', () => {
   it('renders nothing for an id without a registered body', () => {
     const { store } = renderWithStore(<ModalHost bodies={{}} />);
     act(() => {
-      store.dispatch(showModal({ id: 'CancelSubscriptionModal' }));
+      store.dispatch(showModal({ id: 'CancelSubscriptionModal', props: subscriptionModalProps() }));
     });
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });

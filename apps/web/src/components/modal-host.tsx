@@ -13,12 +13,12 @@ import {
 import { Center, Loader, Modal } from '@mantine/core';
 import { MODAL_TITLES, type ModalId } from '@portal/contract';
 import { useAppDispatch, useAppSelector, useAppStore } from '../lib/state/hooks';
-import { hideModal, type ModalProps } from '../lib/state/menu-slice';
+import { hideModal, type ModalPropsById } from '../lib/state/menu-slice';
 
-/** What every modal body receives. */
-export interface ModalBodyProps {
-  /** The props given to showModal({ id, props }). */
-  props: ModalProps;
+/** What the body of modal `Id` receives. */
+export interface ModalBodyProps<Id extends ModalId = ModalId> {
+  /** The props given to showModal({ id, props }), typed by the id. */
+  props: ModalPropsById[Id];
   /**
    * Closes the modal, the same way as its × button, Escape or a click outside: the handler given
    * to useOnModalClose runs first.
@@ -26,10 +26,11 @@ export interface ModalBodyProps {
   close: () => void;
 }
 
-export type ModalBody = ComponentType<ModalBodyProps> | LazyExoticComponent<ComponentType<ModalBodyProps>>;
+export type ModalBody<Id extends ModalId = ModalId> =
+  ComponentType<ModalBodyProps<Id>> | LazyExoticComponent<ComponentType<ModalBodyProps<Id>>>;
 
 /** Which body renders for which modal id; the app composes it (app/modal-bodies.ts). */
-export type ModalBodies = Partial<Record<ModalId, ModalBody>>;
+export type ModalBodies = { [Id in ModalId]?: ModalBody<Id> };
 
 type RegisterCloseHandler = (handler: () => void) => () => void;
 
@@ -85,8 +86,11 @@ function AutoFocusOnLoad({ children }: { children: ReactNode }) {
 export function ModalHost({ bodies }: { bodies: ModalBodies }) {
   const dispatch = useAppDispatch();
   const store = useAppStore();
-  const { open, id, props } = useAppSelector((s) => s.menu.modal);
-  const Body = id ? bodies[id] : undefined;
+  const modal = useAppSelector((s) => s.menu.modal);
+  const { open, id } = modal;
+  // The store pairs each id with its props (ModalRequest); a body is typed by the same id.
+  const shown = modal.id === null ? null : { Body: bodies[modal.id] as ModalBody | undefined, props: modal.props };
+  const Body = shown?.Body;
   const onClose = useRef<(() => void) | null>(null);
   const [busy, setBusy] = useState(false);
   const busyRef = useRef(false);
@@ -119,7 +123,7 @@ export function ModalHost({ bodies }: { bodies: ModalBodies }) {
       closeButtonProps={{ 'aria-label': 'Close', disabled: busy }}
       title={id ? MODAL_TITLES[id] : undefined}
     >
-      {Body ? (
+      {Body && shown ? (
         <Suspense
           fallback={
             <Center py="xl">
@@ -130,7 +134,7 @@ export function ModalHost({ bodies }: { bodies: ModalBodies }) {
           <ModalCloseContext value={register}>
             <ModalBusyContext value={markBusy}>
               <AutoFocusOnLoad key={id}>
-                <Body props={props} close={close} />
+                <Body props={shown.props} close={close} />
               </AutoFocusOnLoad>
             </ModalBusyContext>
           </ModalCloseContext>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatDate, formatDateTime, formatInterval, formatMoney, formatRelative, localizeDates } from './format';
+import { intervalLabel as formatInterval } from '@portal/contract';
+import { formatBytes, formatDate, formatDateTime, formatMoney, formatRelative, localizeDates } from './format';
 
 describe('format', () => {
   it('formats dates in the given locale', () => expect(formatDate('2025-03-04T10:00:00Z', 'en-US')).toBe('Mar 4, 2025'));

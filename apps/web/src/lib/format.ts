@@ -42,11 +42,6 @@ export function localizeDates(text: string, locale?: string): string {
   });
 }
 
-/** A subscription's billing interval as the pages show it: 'month' -> 'monthly', 'year' -> 'yearly'. */
-export function formatInterval(interval: string): string {
-  return `${interval}ly`;
-}
-
 export function formatDateTime(iso: string | Date, locale?: string): string {
   const d = typeof iso === 'string' ? new Date(iso) : iso;
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(d);

@@ -17,6 +17,15 @@ export const ada: SessionUser = {
   company: 'Acme',
 };
 
+/** GET /api/config as a default install answers it (local billing, no Google sign-in). */
+export const portalConfig = {
+  brandName: 'Acme Cloud',
+  docsUrl: 'https://docs.acme.example',
+  googleEnabled: false,
+  billingProvider: 'local',
+  stripePublishableKey: null,
+};
+
 /** Preloaded `user` slice for a signed-in (or signed-out) visitor. */
 export function userState(profile: SessionUser | null): Pick<ClientState, 'user'> {
   return { user: { authenticated: profile !== null, checkingAuth: false, profile } };

@@ -1,16 +1,10 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ada, fakeFetch, LocationProbe, renderRoutes, userState } from '../../test/render';
+import { ada, fakeFetch, LocationProbe, renderRoutes, userState, portalConfig } from '../../test/render';
 import { AppLayout } from './app-layout';
 
-const config = {
-  brandName: 'Acme Cloud',
-  docsUrl: 'https://docs.acme.example',
-  googleEnabled: false,
-  billingProvider: 'local',
-  stripePublishableKey: null,
-};
+const config = portalConfig;
 
 const routes = [
   {

@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ada, fakeFetch, LocationProbe, renderRoutes, userState } from '../../test/render';
+import { ada, fakeFetch, LocationProbe, renderRoutes, userState, portalConfig } from '../../test/render';
 import { PublicLayout } from './public-layout';
 
 const routes = [
@@ -13,16 +13,7 @@ describe('PublicLayout', () => {
     vi.stubGlobal(
       'fetch',
       fakeFetch({
-        'GET /api/config': {
-          status: 200,
-          body: {
-            brandName: 'Acme Cloud',
-            docsUrl: 'https://docs.acme.example',
-            googleEnabled: false,
-            billingProvider: 'local',
-            stripePublishableKey: null,
-          },
-        },
+        'GET /api/config': { status: 200, body: portalConfig },
       }).fn,
     );
   });

@@ -2,16 +2,10 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TEXT } from '@portal/contract';
-import { ada, fakeFetch, LocationProbe, renderRoutes, userState } from '../../test/render';
+import { ada, fakeFetch, LocationProbe, renderRoutes, userState, portalConfig } from '../../test/render';
 import { TopBar } from './top-bar';
 
-const config = {
-  brandName: 'Acme Cloud',
-  docsUrl: 'https://docs.acme.example',
-  googleEnabled: false,
-  billingProvider: 'local',
-  stripePublishableKey: null,
-};
+const config = portalConfig;
 
 function renderBar(mobile: boolean, profile = ada) {
   return renderRoutes(

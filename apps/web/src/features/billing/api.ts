@@ -21,7 +21,7 @@ type CheckoutResult = z.infer<typeof CheckoutResponseSchema>;
 type LocalConfirmSetupBody = z.input<typeof LocalConfirmSetupBodySchema>;
 type PaymentMethodResult = z.infer<typeof PaymentMethodResponseSchema>;
 
-const sub = (stripeId: string) => `/billing/subscriptions/${encodeURIComponent(stripeId)}`;
+const sub = (subscriptionId: string) => `/billing/subscriptions/${encodeURIComponent(subscriptionId)}`;
 
 export const billingApi = api.injectEndpoints({
   endpoints: (builder) => ({
@@ -72,37 +72,37 @@ export const billingApi = api.injectEndpoints({
     }),
     /** GET /api/billing/subscriptions/{stripeId}/invoices */
     listInvoices: builder.query<Items<Invoice>, string>({
-      query: (stripeId) => `${sub(stripeId)}/invoices`,
+      query: (subscriptionId) => `${sub(subscriptionId)}/invoices`,
       providesTags: ['Billing'],
     }),
     /**
      * POST /api/billing/subscriptions/{stripeId}/preview: what a quantity or interval change
      * would charge now and the next renewal. It changes nothing, so it is a query.
      */
-    previewChange: builder.query<ChangePreview, { stripeId: string; change: PreviewChangeBody }>({
-      query: ({ stripeId, change }) => ({ url: `${sub(stripeId)}/preview`, method: 'POST', body: change }),
+    previewChange: builder.query<ChangePreview, { subscriptionId: string; change: PreviewChangeBody }>({
+      query: ({ subscriptionId, change }) => ({ url: `${sub(subscriptionId)}/preview`, method: 'POST', body: change }),
       // No tag: after the change itself succeeds the page reloads; refetching the preview of a
       // change that has just been made would only flash its 'must be different' error.
       keepUnusedDataFor: 30,
     }),
     /** PATCH /api/billing/subscriptions/{stripeId}/ { interval } */
-    updateInterval: builder.mutation<SubscriptionResult, { stripeId: string; interval: Interval }>({
-      query: ({ stripeId, interval }) => ({ url: `${sub(stripeId)}/`, method: 'PATCH', body: { interval } }),
+    updateInterval: builder.mutation<SubscriptionResult, { subscriptionId: string; interval: Interval }>({
+      query: ({ subscriptionId, interval }) => ({ url: `${sub(subscriptionId)}/`, method: 'PATCH', body: { interval } }),
       invalidatesTags: ['Billing', 'Licenses'],
     }),
     /** PUT /api/billing/subscriptions/{stripeId}/quantity { quantity } */
-    updateQuantity: builder.mutation<SubscriptionResult, { stripeId: string; quantity: number }>({
-      query: ({ stripeId, quantity }) => ({ url: `${sub(stripeId)}/quantity`, method: 'PUT', body: { quantity } }),
+    updateQuantity: builder.mutation<SubscriptionResult, { subscriptionId: string; quantity: number }>({
+      query: ({ subscriptionId, quantity }) => ({ url: `${sub(subscriptionId)}/quantity`, method: 'PUT', body: { quantity } }),
       invalidatesTags: ['Billing', 'Licenses'],
     }),
     /** DELETE /api/billing/subscriptions/{stripeId}/ (cancel at period end) */
     cancelSubscription: builder.mutation<SubscriptionResult, string>({
-      query: (stripeId) => ({ url: `${sub(stripeId)}/`, method: 'DELETE' }),
+      query: (subscriptionId) => ({ url: `${sub(subscriptionId)}/`, method: 'DELETE' }),
       invalidatesTags: ['Billing', 'Licenses'],
     }),
     /** POST /api/billing/subscriptions/{stripeId}/reactivate (no body) */
     reactivateSubscription: builder.mutation<SubscriptionResult, string>({
-      query: (stripeId) => ({ url: `${sub(stripeId)}/reactivate`, method: 'POST' }),
+      query: (subscriptionId) => ({ url: `${sub(subscriptionId)}/reactivate`, method: 'POST' }),
       invalidatesTags: ['Billing', 'Licenses'],
     }),
   }),

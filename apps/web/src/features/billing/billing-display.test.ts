@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Subscription } from '@portal/contract';
+import { cardBrandLabel as brandLabel, intervalLabel, type Subscription } from '@portal/contract';
 import {
   addInterval,
-  brandLabel,
   cardExpired,
   fromModalProps,
-  intervalLabel,
   invoiceBadge,
   periodTotal,
   subscriptionState,

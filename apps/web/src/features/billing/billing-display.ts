@@ -1,15 +1,6 @@
-import { cardBrandLabel, type Interval, type Price, type Subscription } from '@portal/contract';
+import { type Interval, type Price, type Subscription } from '@portal/contract';
 import type { StatusTone } from '../../components/status-badge';
-import type { ModalProps } from '../../lib/state/menu-slice';
-
-/** 'monthly' or 'yearly': every billing text shows the interval with 'ly' appended. */
-export function intervalLabel(interval: Interval): string {
-  return `${interval}ly`;
-}
-
-export function otherInterval(interval: Interval): Interval {
-  return interval === 'month' ? 'year' : 'month';
-}
+import type { SubscriptionModalProps } from '../../lib/state/menu-slice';
 
 /** Badge colours by meaning only (a state, never decoration), so one colour means one thing everywhere. */
 export type StatusColor = 'green' | 'yellow' | 'red' | 'gray';
@@ -61,9 +52,6 @@ export function invoiceBadge(status: string): { label: string; color: StatusColo
   return { ...b, tone: TONE[b.color] };
 }
 
-/** 'visa' -> 'Visa'; an unknown brand is just a card (the contract's names, shared with the server). */
-export const brandLabel = cardBrandLabel;
-
 /** '04/2031' */
 export function expiryLabel(expMonth: number, expYear: number): string {
   return `${String(expMonth).padStart(2, '0')}/${expYear}`;
@@ -94,19 +82,9 @@ export function addInterval(from: Date, interval: Interval): Date {
   return d;
 }
 
-/** What the four subscription modals receive through showModal({ id, props }). */
-export interface SubscriptionModalProps {
-  stripeId: string;
-  plan: string;
-  quantity: number;
-  interval: Interval;
-  currentPeriodEnd: string;
-  unitAmount: number;
-  currency: string;
-}
-
-export function toModalProps(s: Subscription): ModalProps {
-  const props: SubscriptionModalProps = {
+/** The props the four subscription modals are shown with. */
+export function toModalProps(s: Subscription): SubscriptionModalProps {
+  return {
     stripeId: s.stripeId,
     plan: s.plan,
     quantity: s.quantity,
@@ -115,11 +93,10 @@ export function toModalProps(s: Subscription): ModalProps {
     unitAmount: s.unitAmount,
     currency: s.currency,
   };
-  return { ...props };
 }
 
-/** Reads the modal props back, with safe fallbacks (props are plain store data). */
-export function fromModalProps(p: ModalProps): SubscriptionModalProps {
+/** Reads props of unknown origin (hand-made, or from an older page) back, with safe fallbacks. */
+export function fromModalProps(p: Partial<Record<keyof SubscriptionModalProps, unknown>>): SubscriptionModalProps {
   const text = (v: unknown) => (typeof v === 'string' ? v : '');
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
   return {

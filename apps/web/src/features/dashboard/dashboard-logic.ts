@@ -1,13 +1,20 @@
-import { cardBrandLabel, type LicenseSummary, type PaymentMethod, type Subscription } from '@portal/contract';
-import { formatDate, formatInterval, formatMoney, formatRelative } from '../../lib/format';
+import {
+  cardBrandLabel,
+  DAY_MS,
+  hasAccess,
+  intervalLabel,
+  plural,
+  type LicenseSummary,
+  type PaymentMethod,
+  type Subscription,
+} from '@portal/contract';
+import { formatDate, formatMoney, formatRelative } from '../../lib/format';
 import { PAGES } from '../../lib/pages';
 
 /** A renewal this close is announced on the dashboard. */
 export const RENEWAL_SOON_DAYS = 7;
 /** A cancelled subscription this close to its end is announced on the dashboard. */
 export const ENDING_SOON_DAYS = 14;
-
-const DAY_MS = 86_400_000;
 
 export type WarningLevel = 'red' | 'yellow' | 'info';
 
@@ -23,7 +30,7 @@ const endOf = (s: Pick<Subscription, 'currentPeriodEnd'>) => new Date(s.currentP
 
 /** Paid for and not over: active or past due, within its period (a cancelled one until its end). */
 export function isCurrent(s: Subscription, now: Date): boolean {
-  return (s.status === 'active' || s.status === 'past_due') && endOf(s).getTime() > now.getTime();
+  return hasAccess(s) && endOf(s).getTime() > now.getTime();
 }
 
 /** Current and not cancelled: it renews (and charges) at the end of the period. */
@@ -48,7 +55,6 @@ export function cardEndsAt(m: Pick<PaymentMethod, 'expMonth' | 'expYear'>): Date
 
 export const cardLabel = (m: Pick<PaymentMethod, 'brand' | 'last4'>) => `${cardBrandLabel(m.brand)} ending in ${m.last4}`;
 
-const nodes = (n: number) => `${n} ${n === 1 ? 'node' : 'nodes'}`;
 const licensePath = (key: string) => `${PAGES.licenses.path}?highlight=${encodeURIComponent(key)}`;
 
 /** Current subscriptions, the one ending or renewing first on top. */
@@ -81,7 +87,7 @@ export function dashboardWarnings({ subscriptions, methods, summary, now }: Warn
       id: `past-due-${s.stripeId}`,
       level: 'red',
       title: 'A payment failed',
-      message: `The renewal of your ${nodes(s.quantity)} subscription could not be charged. Update your card to keep your licenses.`,
+      message: `The renewal of your ${plural(s.quantity, 'node')} subscription could not be charged. Update your card to keep your licenses.`,
       action: { label: 'Update payment', to: billing },
     });
   }
@@ -165,7 +171,7 @@ export function dashboardWarnings({ subscriptions, methods, summary, now }: Warn
       id: `renewal-${s.stripeId}`,
       level: 'info',
       title: `Your subscription renews ${formatRelative(s.currentPeriodEnd, now)}`,
-      message: `On ${formatDate(s.currentPeriodEnd)}, ${formatMoney(renewalAmount(s), s.currency)} will be charged for ${nodes(s.quantity)}, ${formatInterval(s.interval)}${card ? `, to your ${cardLabel(card)}` : ''}.`,
+      message: `On ${formatDate(s.currentPeriodEnd)}, ${formatMoney(renewalAmount(s), s.currency)} will be charged for ${plural(s.quantity, 'node')}, ${intervalLabel(s.interval)}${card ? `, to your ${cardLabel(card)}` : ''}.`,
       action: { label: 'View billing', to: billing },
     });
   }

@@ -1,16 +1,14 @@
 import {
+  DAY_MS,
+  HOUR_MS,
   LICENSE_EXPIRING_SOON_DAYS,
+  plural,
   NODE_STALE_AFTER_HOURS,
   type License,
   type LicenseNode,
   type ValidateResponse,
 } from '@portal/contract';
 import { formatDate } from '../../lib/format';
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 // One rule for 'near the node limit', shared with the dashboard.
 export { USAGE_COLOR, usageLevel, type UsageLevel } from '../../lib/usage';

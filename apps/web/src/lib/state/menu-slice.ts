@@ -1,14 +1,32 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { ModalId } from '@portal/contract';
+import type { Interval, ModalId } from '@portal/contract';
 
-/** Props handed to a modal body; plain data only, so the store stays serialisable. */
-export type ModalProps = Record<string, string | number | boolean | null>;
-
-export interface ModalState {
-  open: boolean;
-  id: ModalId | null;
-  props: ModalProps;
+/**
+ * What the four subscription modals are shown with: the subscription as plain data (the store
+ * stays serialisable). `stripeId` is the API's field of that name, carried as the API sends it.
+ */
+export interface SubscriptionModalProps {
+  stripeId: string;
+  plan: string;
+  quantity: number;
+  interval: Interval;
+  currentPeriodEnd: string;
+  unitAmount: number;
+  currency: string;
 }
+
+/** The props of each modal id: showing a modal with another id's props does not compile. */
+export interface ModalPropsById {
+  ChangeQuantityModal: SubscriptionModalProps;
+  UpdateBillingPeriodModal: SubscriptionModalProps;
+  CancelSubscriptionModal: SubscriptionModalProps;
+  ReactivateSubscriptionModal: SubscriptionModalProps;
+}
+
+/** A modal to show: its id and exactly that id's props. */
+export type ModalRequest = { [Id in ModalId]: { id: Id; props: ModalPropsById[Id] } }[ModalId];
+
+export type ModalState = { open: boolean } & (ModalRequest | { id: null; props: Record<string, never> });
 
 export interface MenuState {
   mobileOpen: boolean;
@@ -36,8 +54,8 @@ export const menuSlice = createSlice({
     setActivePage(state, action: PayloadAction<string>) {
       state.activePage = action.payload;
     },
-    showModal(state, action: PayloadAction<{ id: ModalId; props?: ModalProps }>) {
-      state.modal = { open: true, id: action.payload.id, props: action.payload.props ?? {} };
+    showModal(state, action: PayloadAction<ModalRequest>) {
+      state.modal = { open: true, ...action.payload };
     },
     hideModal(state) {
       // Keep id and props so the closing transition still has its content.

@@ -1,16 +1,10 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeFetch, LocationProbe, renderRoutes, userState } from '../../../test/render';
+import { fakeFetch, LocationProbe, renderRoutes, userState, portalConfig } from '../../../test/render';
 import { LoginPage } from './login-page';
 
-const config = {
-  brandName: 'Acme Cloud',
-  docsUrl: 'https://docs.acme.example',
-  googleEnabled: false,
-  billingProvider: 'local',
-  stripePublishableKey: null,
-};
+const config = portalConfig;
 const LINK = 'a'.repeat(43);
 
 function renderLogin(path: string, answers: Parameters<typeof fakeFetch>[0] = {}) {

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeFetch, renderRoutes, userState } from '../../../test/render';
+import { fakeFetch, renderRoutes, userState, portalConfig } from '../../../test/render';
 import { SignUpPage } from './signup-page';
 
 describe('SignUpPage', () => {
@@ -9,16 +9,7 @@ describe('SignUpPage', () => {
 
   it('creates the account through an e-mailed link and links back to sign-in', async () => {
     const fetch = fakeFetch({
-      'GET /api/config': {
-        status: 200,
-        body: {
-          brandName: 'Acme Cloud',
-          docsUrl: 'https://docs.acme.example',
-          googleEnabled: false,
-          billingProvider: 'local',
-          stripePublishableKey: null,
-        },
-      },
+      'GET /api/config': { status: 200, body: portalConfig },
       'POST /api/auth/link': { status: 202, body: { sent: true } },
     });
     vi.stubGlobal('fetch', fetch.fn);

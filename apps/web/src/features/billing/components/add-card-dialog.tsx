@@ -2,10 +2,10 @@ import { lazy, Suspense } from 'react';
 import { Modal, Skeleton, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { PaymentMethod } from '@portal/contract';
+import { cardBrandLabel } from '@portal/contract';
 import { useGetConfigQuery } from '../../../lib/api';
 import { setAddMethodVisible } from '../../../lib/state/billing-slice';
 import { useAppDispatch, useAppSelector } from '../../../lib/state/hooks';
-import { brandLabel } from '../billing-display';
 import { LocalCardForm } from './local-card-form';
 
 // Stripe.js and its React bindings load only for a portal on Stripe, when the dialog opens.
@@ -23,7 +23,7 @@ export function AddCardDialog() {
       color: 'green',
       title: 'Card added',
       message: card
-        ? `${brandLabel(card.brand)} ending in ${card.last4} was saved${card.isDefault ? ' as your default card' : ''}.`
+        ? `${cardBrandLabel(card.brand)} ending in ${card.last4} was saved${card.isDefault ? ' as your default card' : ''}.`
         : 'Your card was saved.',
     });
   };

@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Invoice, PaymentMethod, Subscription } from '@portal/contract';
 import { formatDate } from '../../../lib/format';
-import { ada, fakeFetch, renderRoutes, userState } from '../../../test/render';
+import { aSubscription } from '../../../test/fixtures';
+import { ada, fakeFetch, renderRoutes, userState, portalConfig } from '../../../test/render';
 import { installStripeJsStandIn } from '../../../test/stripe-js-stand-in';
 import type * as StripeJs from '../stripe/stripe-js';
 import { BillingPage } from './billing-page';
@@ -18,13 +19,7 @@ vi.mock('../stripe/stripe-js', async (importOriginal) => {
   };
 });
 
-const config = {
-  brandName: 'Acme Cloud',
-  docsUrl: 'https://docs.acme.example',
-  googleEnabled: false,
-  billingProvider: 'local',
-  stripePublishableKey: null,
-};
+const config = portalConfig;
 const prices = { plan: 'Node license', currency: 'usd', monthUnitAmount: 2500, yearUnitAmount: 25000 };
 const visa: PaymentMethod = { id: 'pm_1', brand: 'visa', last4: '4242', expMonth: 12, expYear: 2034, isDefault: true };
 const mastercard: PaymentMethod = {
@@ -37,19 +32,14 @@ const mastercard: PaymentMethod = {
 };
 const days = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString();
 const periodEnd = days(20);
-const sub: Subscription = {
+const sub: Subscription = aSubscription({
   stripeId: 'sub_123',
-  status: 'active',
-  quantity: 3,
-  interval: 'month',
   currentPeriodStart: days(-10),
   currentPeriodEnd: periodEnd,
-  cancelAtPeriodEnd: false,
   plan: 'Node license',
   unitAmount: 2500,
-  currency: 'usd',
   licenseKey: 'ABCDE-FGHJK-LMNPQ-RSTUV-WXYZ2',
-};
+});
 const invoice: Invoice = {
   id: 'inv_1',
   number: 'INV-1001',

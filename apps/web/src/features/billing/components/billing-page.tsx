@@ -23,11 +23,11 @@ function ordered(items: Subscription[]): Subscription[] {
 }
 
 /** Asks for one subscription's invoices (the table reads them from the cache) and says when they are in. */
-function InvoicesLoader({ stripeId, onSettled }: { stripeId: string; onSettled: (stripeId: string) => void }) {
-  const { isSuccess, isError } = useListInvoicesQuery(stripeId);
+function InvoicesLoader({ subscriptionId, onSettled }: { subscriptionId: string; onSettled: (subscriptionId: string) => void }) {
+  const { isSuccess, isError } = useListInvoicesQuery(subscriptionId);
   useEffect(() => {
-    if (isSuccess || isError) onSettled(stripeId);
-  }, [isSuccess, isError, onSettled, stripeId]);
+    if (isSuccess || isError) onSettled(subscriptionId);
+  }, [isSuccess, isError, onSettled, subscriptionId]);
   return null;
 }
 
@@ -46,7 +46,7 @@ function useFirstLoad(subscriptionIds: string[] | undefined, methodsSettled: boo
   const loaders =
     done.current || subscriptionIds === undefined
       ? null
-      : subscriptionIds.map((id) => <InvoicesLoader key={id} stripeId={id} onSettled={onSettled} />);
+      : subscriptionIds.map((id) => <InvoicesLoader key={id} subscriptionId={id} onSettled={onSettled} />);
   return { ready: done.current, loaders };
 }
 

@@ -2,6 +2,19 @@ import { Grid, Group, Paper, Skeleton, Stack } from '@mantine/core';
 
 export const CONTAINER_BREAKPOINTS = { xs: '30em', sm: '36em', md: '44em', lg: '60em', xl: '75em' };
 
+/** `count` items of a card (a saved card, a subscription line): a tile and two lines. */
+export function ItemSkeletons({ count }: { count: number }) {
+  return Array.from({ length: count }, (_, i) => (
+    <Group key={i} gap="sm" wrap="nowrap">
+      <Skeleton height={40} width={40} radius="md" />
+      <Stack gap={6} style={{ flex: 1 }}>
+        <Skeleton height={12} width="55%" />
+        <Skeleton height={10} width="30%" />
+      </Stack>
+    </Group>
+  ));
+}
+
 function CardSkeleton({ rows }: { rows: number }) {
   return (
     <Paper withBorder p={{ base: 'md', sm: 'lg' }}>
@@ -13,15 +26,7 @@ function CardSkeleton({ rows }: { rows: number }) {
           </Stack>
           <Skeleton height={30} width={96} radius="md" />
         </Group>
-        {Array.from({ length: rows }, (_, i) => (
-          <Group key={i} gap="sm" wrap="nowrap">
-            <Skeleton height={40} width={40} radius="md" />
-            <Stack gap={6} style={{ flex: 1 }}>
-              <Skeleton height={12} width="55%" />
-              <Skeleton height={10} width="30%" />
-            </Stack>
-          </Group>
-        ))}
+        <ItemSkeletons count={rows} />
       </Stack>
     </Paper>
   );

@@ -1,28 +1,25 @@
 import { List, Text } from '@mantine/core';
-import { TEXT } from '@portal/contract';
+import { plural } from '@portal/contract';
 import type { ModalBodyProps } from '../../../components/modal-host';
 import { formatDate } from '../../../lib/format';
-import { fromModalProps } from '../billing-display';
 import { useCancelSubscriptionMutation } from '../api';
 import { SubscriptionChangeForm } from './subscription-change-form';
 
 /** CancelSubscriptionModal: 'Cancel Subscription' at the end of the billing period. */
-export function CancelSubscriptionModal({ props, close }: ModalBodyProps) {
-  const sub = fromModalProps(props);
+export function CancelSubscriptionModal({ props: sub, close }: ModalBodyProps<'CancelSubscriptionModal'>) {
   const [cancel] = useCancelSubscriptionMutation();
   const until = sub.currentPeriodEnd ? formatDate(sub.currentPeriodEnd) : null;
 
   return (
     <SubscriptionChangeForm
       type="cancel"
-      stripeId={sub.stripeId}
-      warning={TEXT.warnCancel}
+      subscriptionId={sub.stripeId}
       submitColor="red.8"
       close={close}
       submit={() => cancel(sub.stripeId)}
     >
       <Text size="sm">
-        Cancel {sub.plan} ({sub.quantity} {sub.quantity === 1 ? 'node' : 'nodes'}).
+        Cancel {sub.plan} ({plural(sub.quantity, 'node')}).
       </Text>
       <List size="sm" spacing={4}>
         {until ? (

@@ -1,47 +1,34 @@
 import { useState } from 'react';
 import { Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { QUANTITY_MAX, QUANTITY_MIN, QuantitySchema, TEXT } from '@portal/contract';
+import { intervalLabel, QUANTITY_MAX, QUANTITY_MIN, quantityProblem } from '@portal/contract';
 import type { ModalBodyProps } from '../../../components/modal-host';
 import { formatMoney } from '../../../lib/format';
-import { fromModalProps, intervalLabel } from '../billing-display';
 import { useUpdateQuantityMutation } from '../api';
 import { ChargePreview } from './charge-preview';
 import { QuantityInput } from './quantity-input';
 import { SubscriptionChangeForm } from './subscription-change-form';
 
-/** The new quantity's message, or null when it is a whole number in 1..99 other than the current one. */
-export function checkNewQuantity(value: number | string, current: number): string | null {
-  if (typeof value === 'string' && value.trim() === '') return 'Enter the new number of nodes';
-  const n = typeof value === 'number' ? value : Number(value);
-  const parsed = QuantitySchema.safeParse(n);
-  if (!parsed.success) return parsed.error.issues[0]?.message ?? 'The quantity must be a whole number';
-  if (parsed.data === current) return TEXT.quantityMustDiffer;
-  return null;
-}
-
 /** ChangeQuantityModal: 'Update Subscription Quantity' (the host gives the title). */
-export function ChangeQuantityModal({ props, close }: ModalBodyProps) {
-  const sub = fromModalProps(props);
+export function ChangeQuantityModal({ props: sub, close }: ModalBodyProps<'ChangeQuantityModal'>) {
   const [update] = useUpdateQuantityMutation();
   // Starts at the current quantity: the customer moves it up or down from what they have.
   const [value, setValue] = useState<number | string>(sub.quantity);
   const [showErrors, setShowErrors] = useState(false);
-  const error = checkNewQuantity(value, sub.quantity);
+  const error = quantityProblem(value, sub.quantity);
   const [settled] = useDebouncedValue(error === null ? Number(value) : null, 300);
   const money = (n: number) => formatMoney(n, sub.currency);
 
   return (
     <SubscriptionChangeForm
       type="quantity"
-      stripeId={sub.stripeId}
-      warning={TEXT.warnQuantity}
+      subscriptionId={sub.stripeId}
       close={close}
       validate={() => {
         setShowErrors(true);
         return error === null;
       }}
-      submit={() => update({ stripeId: sub.stripeId, quantity: Number(value) })}
+      submit={() => update({ subscriptionId: sub.stripeId, quantity: Number(value) })}
       details={() => ({ old_quantity: sub.quantity, new_quantity: Number(value) })}
     >
       <Stack gap={4}>
@@ -64,7 +51,7 @@ export function ChangeQuantityModal({ props, close }: ModalBodyProps) {
         error={showErrors ? error : null}
       />
       <ChargePreview
-        stripeId={sub.stripeId}
+        subscriptionId={sub.stripeId}
         change={settled !== null && settled === Number(value) && error === null ? { quantity: settled } : null}
         placeholder="Choose a new number of nodes to see what it costs now."
       />

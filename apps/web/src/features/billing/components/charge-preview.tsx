@@ -8,7 +8,7 @@ import { usePreviewChangeQuery } from '../api';
 import { useSubmitErrorMessage } from './subscription-change-form';
 
 export interface ChargePreviewProps {
-  stripeId: string;
+  subscriptionId: string;
   /** The change to price; nothing is asked while it is null (an invalid or unchanged value). */
   change: PreviewChangeBody | null;
   /** Shown instead while there is no change to price. */
@@ -19,8 +19,8 @@ export interface ChargePreviewProps {
  * The exact amount a change charges now and the next renewal, from the server's preview (the
  * same arithmetic as the change itself), shown before the customer confirms.
  */
-export function ChargePreview({ stripeId, change, placeholder }: ChargePreviewProps) {
-  const { data, error, isFetching } = usePreviewChangeQuery(change ? { stripeId, change } : skipToken);
+export function ChargePreview({ subscriptionId, change, placeholder }: ChargePreviewProps) {
+  const { data, error, isFetching } = usePreviewChangeQuery(change ? { subscriptionId, change } : skipToken);
   const submitError = useSubmitErrorMessage();
 
   if (change === null) {

@@ -1,32 +1,31 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { Alert, Badge, Button, Divider, Group, Paper, SegmentedControl, Select, Skeleton, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconCreditCard, IconPlus } from '@tabler/icons-react';
 import {
+  cardBrandLabel,
+  CheckoutBodySchema,
+  type Interval,
+  intervalLabel,
+  type PaymentMethod,
+  plural,
   QUANTITY_MAX,
   QUANTITY_MIN,
-  QuantitySchema,
-  type Interval,
-  type PaymentMethod,
+  quantityProblem,
   type Subscription,
 } from '@portal/contract';
 import { ErrorDisplay } from '../../../components/error-display';
+import { useSchemaForm } from '../../../components/form/use-schema-form';
 import { api, useGetConfigQuery } from '../../../lib/api';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { useAppDispatch } from '../../../lib/state/hooks';
 import { setHighlight } from '../../../lib/state/license-slice';
 import { useCheckoutMutation, useListPricesQuery } from '../api';
-import { addInterval, brandLabel, intervalLabel, periodTotal, yearlySaving } from '../billing-display';
+import { addInterval, periodTotal, yearlySaving } from '../billing-display';
 import { getStripe, STRIPE_UNAVAILABLE, stripeError } from '../stripe/stripe-js';
 import { QuantityInput } from './quantity-input';
 import { SectionHeader } from './section-header';
 import classes from './billing.module.css';
-
-export function checkQuantity(value: number | string): string | null {
-  if (typeof value === 'string' && value.trim() === '') return 'Enter the number of nodes';
-  const parsed = QuantitySchema.safeParse(typeof value === 'number' ? value : Number(value));
-  return parsed.success ? null : (parsed.error.issues[0]?.message ?? 'The quantity must be a whole number');
-}
 
 /** 128 random bits in hex (getRandomValues also works on plain-http deployments, randomUUID does not). */
 function newKey(): string {
@@ -57,10 +56,6 @@ export function CheckoutCard({ methods, methodsLoading, variant, onSubscribed }:
     isFetching: priceFetching,
   } = useListPricesQuery();
   const [checkout, { isLoading, error, reset }] = useCheckoutMutation();
-  const [interval, setBillingInterval] = useState<Interval>('month');
-  const [quantity, setQuantity] = useState<number | string>(1);
-  const [cardId, setCardId] = useState<string | null>(null);
-  const [showErrors, setShowErrors] = useState(false);
   // One purchase, one key: a retry after a network error cannot charge twice.
   const [idempotencyKey, setIdempotencyKey] = useState(newKey);
   // A first payment the bank wants confirmed (3-D Secure), done with Stripe.js here.
@@ -71,10 +66,18 @@ export function CheckoutCard({ methods, methodsLoading, variant, onSubscribed }:
   // A customer who already subscribes sees a short prompt; the form opens on request.
   const [expanded, setExpanded] = useState(variant === 'first');
 
-  const quantityError = checkQuantity(quantity);
-  const n = quantityError ? null : Number(quantity);
   const cards = methods ?? [];
-  const selected = cards.find((c) => c.id === cardId) ?? cards.find((c) => c.isDefault) ?? cards[0] ?? null;
+  // No card chosen yet: the default card (else the first) is the one charged.
+  const chosen = (id: string) => cards.find((c) => c.id === id) ?? cards.find((c) => c.isDefault) ?? cards[0] ?? null;
+  const form = useSchemaForm({
+    schema: CheckoutBodySchema,
+    initialValues: { interval: 'month' as Interval, quantity: 1 as number | string, paymentMethodId: '' },
+    toInput: (v) => ({ interval: v.interval, quantity: Number(v.quantity), paymentMethodId: chosen(v.paymentMethodId)?.id }),
+    check: (v) => ({ quantity: quantityProblem(v.quantity) }),
+  });
+  const { interval, quantity } = form.values;
+  const n = quantityProblem(quantity) ? null : Number(quantity);
+  const selected = chosen(form.values.paymentMethodId);
   const money = (amount: number) => (price ? formatMoney(amount, price.currency) : '');
   const saving = price ? yearlySaving(price, n ?? 1) : null;
 
@@ -92,8 +95,7 @@ export function CheckoutCard({ methods, methodsLoading, variant, onSubscribed }:
         return;
       }
       setPending(null);
-      setQuantity(1);
-      setShowErrors(false);
+      form.reset({ ...form.values, quantity: 1 });
       if (variant === 'another') setExpanded(false);
       dispatch(api.util.invalidateTags(['Billing', 'Licenses']));
       notifications.show({
@@ -113,14 +115,9 @@ export function CheckoutCard({ methods, methodsLoading, variant, onSubscribed }:
     setIdempotencyKey(newKey());
   };
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    setShowErrors(true);
-    if (n === null || !selected) return;
-    const result = await checkout({
-      body: { interval, quantity: n, paymentMethodId: selected.id },
-      idempotencyKey,
-    });
+  const onSubmit = form.onSubmit(async (body) => {
+    if (!selected) return;
+    const result = await checkout({ body, idempotencyKey });
     if ('error' in result) return;
     const { subscription, clientSecret } = result.data;
     setIdempotencyKey(newKey());
@@ -133,14 +130,13 @@ export function CheckoutCard({ methods, methodsLoading, variant, onSubscribed }:
       color: 'green',
       title: 'Subscription started',
       message: subscription.licenseKey
-        ? `Your license key ${subscription.licenseKey} is ready for ${subscription.quantity} ${subscription.quantity === 1 ? 'node' : 'nodes'}.`
+        ? `Your license key ${subscription.licenseKey} is ready for ${plural(subscription.quantity, 'node')}.`
         : 'Your license key is being issued.',
     });
-    setQuantity(1);
-    setShowErrors(false);
+    form.reset({ ...form.values, quantity: 1 });
     if (variant === 'another') setExpanded(false);
     onSubscribed?.(subscription);
-  };
+  });
 
   const title = variant === 'first' ? 'Start a subscription' : 'Add a subscription';
   const description =
@@ -198,7 +194,7 @@ export function CheckoutCard({ methods, methodsLoading, variant, onSubscribed }:
                   fullWidth
                   value={interval}
                   onChange={(v) => {
-                    setBillingInterval(v as Interval);
+                    form.form.setFieldValue('interval', v as Interval);
                     change();
                   }}
                   data={[
@@ -224,13 +220,12 @@ export function CheckoutCard({ methods, methodsLoading, variant, onSubscribed }:
                 label="Number of nodes"
                 description={`Each node is one machine running the product; ${QUANTITY_MIN} to ${QUANTITY_MAX}.`}
                 required
-                value={quantity}
+                {...form.field('quantity')}
                 onChange={(v) => {
-                  setQuantity(v);
+                  form.form.setFieldValue('quantity', v);
                   change();
                 }}
-                onBlur={() => setShowErrors(true)}
-                error={showErrors ? quantityError : null}
+                onBlur={form.reveal}
               />
               <Paper radius="md" p="md" bg="var(--mantine-color-default-hover)" role="group" aria-label="Price">
                 <Stack gap={6}>
@@ -277,7 +272,7 @@ export function CheckoutCard({ methods, methodsLoading, variant, onSubscribed }:
                 </Group>
               ) : cards.length === 1 && selected ? (
                 <Text size="sm" c="dimmed">
-                  Paid with {brandLabel(selected.brand)} ending in {selected.last4}.
+                  Paid with {cardBrandLabel(selected.brand)} ending in {selected.last4}.
                 </Text>
               ) : (
                 <Select
@@ -285,12 +280,12 @@ export function CheckoutCard({ methods, methodsLoading, variant, onSubscribed }:
                   allowDeselect={false}
                   value={selected?.id ?? null}
                   onChange={(v) => {
-                    setCardId(v);
+                    form.form.setFieldValue('paymentMethodId', v ?? '');
                     change();
                   }}
                   data={cards.map((c) => ({
                     value: c.id,
-                    label: `${brandLabel(c.brand)} ending in ${c.last4}${c.isDefault ? ' (default)' : ''}`,
+                    label: `${cardBrandLabel(c.brand)} ending in ${c.last4}${c.isDefault ? ' (default)' : ''}`,
                   }))}
                 />
               )}

@@ -34,8 +34,8 @@ function ViewLink({ url, number }: { url: string | null; number: string }) {
 }
 
 /** A subscription's invoices: number, date, period, amount, status and a link to the printable page. */
-export function InvoicesTable({ stripeId }: { stripeId: string }) {
-  const { data, error, isLoading, refetch, isFetching } = useListInvoicesQuery(stripeId);
+export function InvoicesTable({ subscriptionId }: { subscriptionId: string }) {
+  const { data, error, isLoading, refetch, isFetching } = useListInvoicesQuery(subscriptionId);
   const narrow = useNarrow('sm');
   const [page, setPage] = useState(1);
   const items = data?.items ?? [];

@@ -1,11 +1,10 @@
 import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Alert, Button, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconCreditCard, IconInfoCircle, IconLock } from '@tabler/icons-react';
-import { cardBrand, type PaymentMethod } from '@portal/contract';
+import { cardBrand, cardBrandLabel, type PaymentMethod } from '@portal/contract';
 import { ErrorDisplay } from '../../../components/error-display';
 import { errorStatus } from '../../../lib/api-error';
 import { useConfirmLocalSetupMutation, useCreateSetupIntentMutation } from '../api';
-import { brandLabel } from '../billing-display';
 import { BrandIcon } from './brand-icon';
 import {
   caretAfterDigits,
@@ -128,7 +127,7 @@ export function LocalCardForm({ onAdded, onCancel }: LocalCardFormProps) {
           rightSection={
             known ? (
               <Text size="xs" fw={600} c="dimmed" data-testid="card-brand">
-                {brandLabel(brand)}
+                {cardBrandLabel(brand)}
               </Text>
             ) : null
           }

@@ -1,19 +1,20 @@
 import { useState } from 'react';
-import { ActionIcon, Button, Group, Modal, Paper, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Group, Modal, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconCreditCard, IconPlus, IconTrash } from '@tabler/icons-react';
-import type { PaymentMethod } from '@portal/contract';
+import { cardBrandLabel, type PaymentMethod } from '@portal/contract';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorDisplay } from '../../../components/error-display';
 import { StatusBadge } from '../../../components/status-badge';
 import { setAddMethodVisible } from '../../../lib/state/billing-slice';
 import { useAppDispatch } from '../../../lib/state/hooks';
 import { useRemovePaymentMethodMutation } from '../api';
-import { brandLabel, cardExpired, expiryLabel } from '../billing-display';
+import { cardExpired, expiryLabel } from '../billing-display';
+import { ItemSkeletons } from './billing-skeleton';
 import { BrandIcon } from './brand-icon';
 import { SectionHeader } from './section-header';
 
-export const cardName = (m: Pick<PaymentMethod, 'brand' | 'last4'>) => `${brandLabel(m.brand)} ending in ${m.last4}`;
+export const cardName = (m: Pick<PaymentMethod, 'brand' | 'last4'>) => `${cardBrandLabel(m.brand)} ending in ${m.last4}`;
 
 function CardRow({ method, first, onRemove }: { method: PaymentMethod; first: boolean; onRemove: () => void }) {
   const expired = cardExpired(method.expMonth, method.expYear);
@@ -32,7 +33,7 @@ function CardRow({ method, first, onRemove }: { method: PaymentMethod; first: bo
         <Stack gap={0} style={{ minWidth: 0 }}>
           <Group gap={6} wrap="wrap">
             <Text fw={500} size="sm">
-              {brandLabel(method.brand)} •••• {method.last4}
+              {cardBrandLabel(method.brand)} •••• {method.last4}
             </Text>
             {method.isDefault ? (
               <StatusBadge size="xs" tone="info">
@@ -129,15 +130,7 @@ export function PaymentMethodsCard({ methods, isLoading, error, onRetry, retryin
         />
         {isLoading ? (
           <Stack gap="md" py="sm" aria-busy="true" aria-label="Loading payment methods">
-            {[0, 1].map((i) => (
-              <Group key={i} gap="sm" wrap="nowrap">
-                <Skeleton height={40} width={40} radius="md" />
-                <Stack gap={6} style={{ flex: 1 }}>
-                  <Skeleton height={12} width="55%" />
-                  <Skeleton height={10} width="30%" />
-                </Stack>
-              </Group>
-            ))}
+            <ItemSkeletons count={2} />
           </Stack>
         ) : error ? (
           <ErrorDisplay error={error} onRetry={onRetry} retrying={retrying} />

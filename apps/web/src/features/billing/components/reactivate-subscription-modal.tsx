@@ -1,22 +1,21 @@
 import { Group, Paper, Stack, Text } from '@mantine/core';
+import { intervalLabel, plural } from '@portal/contract';
 import type { ModalBodyProps } from '../../../components/modal-host';
 import { formatDate, formatMoney } from '../../../lib/format';
-import { fromModalProps, intervalLabel } from '../billing-display';
 import { useReactivateSubscriptionMutation } from '../api';
 import { SubscriptionChangeForm } from './subscription-change-form';
 
 /** ReactivateSubscriptionModal: 'Re-activate subscription', undoing a cancellation before it takes effect. */
-export function ReactivateSubscriptionModal({ props, close }: ModalBodyProps) {
-  const sub = fromModalProps(props);
+export function ReactivateSubscriptionModal({ props: sub, close }: ModalBodyProps<'ReactivateSubscriptionModal'>) {
   const [reactivate] = useReactivateSubscriptionMutation();
   const renewal = sub.currentPeriodEnd ? formatDate(sub.currentPeriodEnd) : null;
   const amount = formatMoney(sub.unitAmount * sub.quantity, sub.currency);
 
   return (
-    <SubscriptionChangeForm type="reactivate" stripeId={sub.stripeId} close={close} submit={() => reactivate(sub.stripeId)}>
+    <SubscriptionChangeForm type="reactivate" subscriptionId={sub.stripeId} close={close} submit={() => reactivate(sub.stripeId)}>
       <Text size="sm">
-        Keep {sub.plan} ({sub.quantity} {sub.quantity === 1 ? 'node' : 'nodes'}, {intervalLabel(sub.interval)}) running after the
-        current period. Your license stays valid without interruption.
+        Keep {sub.plan} ({plural(sub.quantity, 'node')}, {intervalLabel(sub.interval)}) running after the current period. Your
+        license stays valid without interruption.
       </Text>
       <Paper withBorder radius="md" p="md" role="group" aria-label="Charge preview">
         <Stack gap="xs">

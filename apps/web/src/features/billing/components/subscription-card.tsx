@@ -25,13 +25,14 @@ import {
 } from '@tabler/icons-react';
 import type { ModalId, Subscription } from '@portal/contract';
 import { Link } from 'react-router';
+import { intervalLabel, plural } from '@portal/contract';
 import { StatusBadge } from '../../../components/status-badge';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { PAGES } from '../../../lib/pages';
 import { setAddMethodVisible } from '../../../lib/state/billing-slice';
 import { useAppDispatch } from '../../../lib/state/hooks';
 import { showModal } from '../../../lib/state/menu-slice';
-import { intervalLabel, SUBSCRIPTION_BADGE, subscriptionState, toModalProps } from '../billing-display';
+import { SUBSCRIPTION_BADGE, subscriptionState, toModalProps } from '../billing-display';
 import { useNarrow } from '../use-narrow';
 import { InvoicesTable } from './invoices-table';
 
@@ -149,7 +150,7 @@ export function SubscriptionCard({ subscription: s }: { subscription: Subscripti
             </Group>
             {/* The number of nodes is said here once; the figures below hold price and dates. */}
             <Text size="sm" c="dimmed">
-              {s.quantity} {s.quantity === 1 ? 'node' : 'nodes'}, {intervalLabel(s.interval)}
+              {plural(s.quantity, 'node')}, {intervalLabel(s.interval)}
             </Text>
           </Stack>
           {state === 'active' && !narrow ? actions : null}
@@ -213,7 +214,7 @@ export function SubscriptionCard({ subscription: s }: { subscription: Subscripti
           <Title order={4} size="h6">
             Invoices
           </Title>
-          <InvoicesTable stripeId={s.stripeId} />
+          <InvoicesTable subscriptionId={s.stripeId} />
         </Stack>
       </Stack>
     </Paper>

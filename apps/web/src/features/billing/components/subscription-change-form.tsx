@@ -1,8 +1,10 @@
-import { createContext, useContext, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { Alert, Button, Group, Loader, Stack, TextInput } from '@mantine/core';
+import { createContext, useContext, useRef, useState, type ReactNode } from 'react';
+import { Alert, Button, Group, Loader, Stack } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { CONFIRM_PHRASE, isConfirmPhrase, TEXT } from '@portal/contract';
+import { ConfirmationSchema, TEXT } from '@portal/contract';
 import { ErrorDisplay } from '../../../components/error-display';
+import { ConfirmPhraseField } from '../../../components/form/confirm-phrase-field';
+import { useSchemaForm } from '../../../components/form/use-schema-form';
 import { useModalBusy, useOnModalClose } from '../../../components/modal-host';
 import { track, type AnalyticsProps } from '../../../lib/analytics';
 import { errorMessage } from '../../../lib/api-error';
@@ -11,8 +13,13 @@ import { reloadPage } from '../reload-page';
 /** The analytics `type` of each change, sent with 'subscription_changed' and 'subscription_change_cancelled'. */
 export type ChangeType = 'quantity' | 'billing_period' | 'cancel' | 'reactivate';
 
-/** 'I confirm' in any letter case, exactly: surrounding spaces make it another text (the contract's rule). */
-export const confirmPhraseOk = isConfirmPhrase;
+/** Each change's warning, word for word; re-activating warns of nothing. */
+const WARNINGS: Record<ChangeType, string | null> = {
+  quantity: TEXT.warnQuantity,
+  billing_period: TEXT.warnInterval,
+  cancel: TEXT.warnCancel,
+  reactivate: null,
+};
 
 /**
  * The message of the failed submit, if any. A part of the form that shows a server error of its own
@@ -23,9 +30,8 @@ export const useSubmitErrorMessage = () => useContext(SubmitErrorContext);
 
 export interface SubscriptionChangeFormProps {
   type: ChangeType;
-  stripeId: string;
-  /** The change's warning, word for word (TEXT.warn* of the contract), when it has one. */
-  warning?: string;
+  /** The subscription's id (the API's stripeId), recorded with the analytics events. */
+  subscriptionId: string;
   /** Fields and facts above the confirmation (new quantity, the charge preview). */
   children?: ReactNode;
   /** Checks the change's own fields and shows their messages; false stops the submit. */
@@ -46,8 +52,7 @@ export interface SubscriptionChangeFormProps {
  */
 export function SubscriptionChangeForm({
   type,
-  stripeId,
-  warning,
+  subscriptionId,
   children,
   validate,
   submit,
@@ -55,20 +60,15 @@ export function SubscriptionChangeForm({
   submitColor,
   close,
 }: SubscriptionChangeFormProps) {
-  const [confirm, setConfirm] = useState('');
-  const [attempted, setAttempted] = useState(false);
+  const warning = WARNINGS[type];
+  const form = useSchemaForm({ schema: ConfirmationSchema, initialValues: { confirm: '' } });
+  // Not the form's own flag: it stays set after a success, until the reload replaces the page.
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<unknown>(null);
   // A ref, not state: the close handler may run in the same tick as the submit began.
   const changeSent = useRef(false);
-  const confirmError = attempted && !confirmPhraseOk(confirm) ? TEXT.confirmRequired : null;
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (submitting) return;
-    setAttempted(true);
-    const fieldsOk = validate ? validate() : true;
-    if (!fieldsOk || !confirmPhraseOk(confirm)) return;
+  const sendChange = async () => {
     setError(null);
     setSubmitting(true);
     changeSent.current = true;
@@ -79,9 +79,19 @@ export function SubscriptionChangeForm({
       setSubmitting(false);
       return;
     }
-    track('subscription_changed', { type, stripe_subscription_id: stripeId, ...(details ? details() : {}) });
+    track('subscription_changed', { type, stripe_subscription_id: subscriptionId, ...(details ? details() : {}) });
     // Stays 'Submitting, please wait...' until the reload replaces the page.
     reloadPage();
+  };
+
+  const onSubmit: ReturnType<typeof form.onSubmit> = (event) => {
+    event?.preventDefault();
+    if (submitting) return;
+    // The change's own fields show their messages too, whatever the confirmation says.
+    const fieldsOk = validate ? validate() : true;
+    form.onSubmit(async () => {
+      if (fieldsOk) await sendChange();
+    })(event);
   };
 
   // While the change is on its way the modal stays open (×, Escape and a click outside do nothing),
@@ -90,7 +100,7 @@ export function SubscriptionChangeForm({
   // The host runs this however the modal closes, Cancel included. Closed once the change is made
   // (the reload is pending), the change was not cancelled.
   useOnModalClose(() => {
-    if (!changeSent.current) track('subscription_change_cancelled', { type, stripe_subscription_id: stripeId });
+    if (!changeSent.current) track('subscription_change_cancelled', { type, stripe_subscription_id: subscriptionId });
   });
 
   const submitErrorMessage = error === null || error === undefined ? null : errorMessage(error);
@@ -105,18 +115,7 @@ export function SubscriptionChangeForm({
             </Alert>
           ) : null}
           {children}
-          <TextInput
-            label="Confirmation"
-            description={`Type "${CONFIRM_PHRASE}" to proceed.`}
-            placeholder={CONFIRM_PHRASE}
-            autoComplete="off"
-            spellCheck={false}
-            required
-            value={confirm}
-            onChange={(e) => setConfirm(e.currentTarget.value)}
-            error={confirmError}
-            disabled={submitting}
-          />
+          <ConfirmPhraseField {...form.field('confirm')} disabled={submitting} />
           <ErrorDisplay error={error} />
           <Group justify="flex-end" gap="sm" mt="xs">
             <Button variant="default" onClick={close} disabled={submitting}>

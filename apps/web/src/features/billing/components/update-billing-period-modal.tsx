@@ -1,9 +1,9 @@
 import { Box, Center, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconArrowRight } from '@tabler/icons-react';
-import { TEXT, type Interval } from '@portal/contract';
+import { type Interval, intervalLabel, otherInterval, plural } from '@portal/contract';
 import type { ModalBodyProps } from '../../../components/modal-host';
 import { formatMoney } from '../../../lib/format';
-import { fromModalProps, intervalLabel, otherInterval, periodTotal, yearlySaving } from '../billing-display';
+import { periodTotal, yearlySaving } from '../billing-display';
 import { useListPricesQuery, useUpdateIntervalMutation } from '../api';
 import { ChargePreview } from './charge-preview';
 import { SubscriptionChangeForm } from './subscription-change-form';
@@ -27,8 +27,7 @@ function PeriodBox({ label, interval, amount }: { label: string; interval: Inter
 }
 
 /** UpdateBillingPeriodModal: 'Update Billing Period' (monthly <-> yearly). */
-export function UpdateBillingPeriodModal({ props, close }: ModalBodyProps) {
-  const sub = fromModalProps(props);
+export function UpdateBillingPeriodModal({ props: sub, close }: ModalBodyProps<'UpdateBillingPeriodModal'>) {
   const next = otherInterval(sub.interval);
   const [update] = useUpdateIntervalMutation();
   const { data: price } = useListPricesQuery();
@@ -39,16 +38,15 @@ export function UpdateBillingPeriodModal({ props, close }: ModalBodyProps) {
   return (
     <SubscriptionChangeForm
       type="billing_period"
-      stripeId={sub.stripeId}
-      warning={TEXT.warnInterval}
+      subscriptionId={sub.stripeId}
       close={close}
-      submit={() => update({ stripeId: sub.stripeId, interval: next })}
+      submit={() => update({ subscriptionId: sub.stripeId, interval: next })}
       details={() => ({ old_interval: sub.interval, new_interval: next })}
     >
       <Stack gap="xs">
         <Text size="sm">
-          Switch {sub.plan} ({sub.quantity} {sub.quantity === 1 ? 'node' : 'nodes'}) from {intervalLabel(sub.interval)} to{' '}
-          {intervalLabel(next)} billing. The new period starts today; unused time is credited.
+          Switch {sub.plan} ({plural(sub.quantity, 'node')}) from {intervalLabel(sub.interval)} to {intervalLabel(next)} billing.
+          The new period starts today; unused time is credited.
         </Text>
         <Group wrap="nowrap" gap="xs" align="stretch">
           <Box flex={1}>
@@ -73,7 +71,7 @@ export function UpdateBillingPeriodModal({ props, close }: ModalBodyProps) {
           </Text>
         ) : null}
       </Stack>
-      <ChargePreview stripeId={sub.stripeId} change={{ interval: next }} />
+      <ChargePreview subscriptionId={sub.stripeId} change={{ interval: next }} />
     </SubscriptionChangeForm>
   );
 }

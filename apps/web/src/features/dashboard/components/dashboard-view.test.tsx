@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DownloadInfo, LicenseSummary, PaymentMethod, Subscription, SupportInfo } from '@portal/contract';
+import { aSubscription } from '../../../test/fixtures';
 import { ada, fakeFetch, renderRoutes, userState } from '../../../test/render';
 import { DashboardView, type DashboardViewProps, type Loadable } from './dashboard-view';
 
@@ -41,19 +42,14 @@ const iso: DownloadInfo = {
   sha256: 'f'.repeat(64),
   releaseNotesUrl: null,
 };
-const subscription: Subscription = {
+const subscription: Subscription = aSubscription({
   stripeId: 'sub_1',
-  status: 'active',
-  quantity: 3,
-  interval: 'month',
   currentPeriodStart: inDays(-25),
   currentPeriodEnd: inDays(5),
-  cancelAtPeriodEnd: false,
   plan: 'PCE',
   unitAmount: 3000,
-  currency: 'usd',
   licenseKey: 'AAAAA-BBBBB-CCCCC-DDDDD-EEEEE',
-};
+});
 const visa: PaymentMethod = { id: 'pm_1', brand: 'visa', last4: '4242', expMonth: 12, expYear: 2099, isDefault: true };
 const empty: LicenseSummary = { licenses: 0, activeNodes: 0, maxNodes: 0, atLimit: [], expiringSoon: [] };
 

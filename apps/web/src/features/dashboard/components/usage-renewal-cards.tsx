@@ -3,8 +3,9 @@ import { Button, Divider, Group, Progress, Stack, Text } from '@mantine/core';
 import { IconArrowRight, IconCreditCard, IconKey } from '@tabler/icons-react';
 import type { LicenseSummary, Subscription } from '@portal/contract';
 import { Link } from 'react-router';
+import { intervalLabel, plural } from '@portal/contract';
 import { StatusBadge, type StatusTone } from '../../../components/status-badge';
-import { formatDate, formatInterval, formatMoney } from '../../../lib/format';
+import { formatDate, formatMoney } from '../../../lib/format';
 import { PAGES } from '../../../lib/pages';
 import { USAGE_COLOR, usageLevel } from '../../../lib/usage';
 import { currentSubscriptions, renewalAmount } from '../dashboard-logic';
@@ -22,7 +23,7 @@ export function LicensesCard({ summary }: { summary: Loadable<LicenseSummary> })
       footer={
         summary.data && summary.data.licenses > 0 ? (
           <Text size="sm" c="dimmed">
-            {summary.data.licenses === 1 ? '1 license' : `${summary.data.licenses} licenses`}
+            {plural(summary.data.licenses, 'license')}
           </Text>
         ) : null
       }
@@ -67,7 +68,7 @@ function NodesInUse({ active, max }: { active: number; max: number }) {
           ? 'No license is valid at the moment.'
           : level === 'full'
             ? 'At the limit: no node is free.'
-            : `${free} ${free === 1 ? 'node' : 'nodes'} free`}
+            : `${plural(free, 'node')} free`}
       </Text>
     </Stack>
   );
@@ -144,7 +145,7 @@ function SubscriptionLine({ subscription: s, showDate }: { subscription: Subscri
     <Stack gap={2}>
       <Group justify="space-between" gap="xs" wrap="nowrap">
         <Text fw={500}>
-          {s.quantity} {s.quantity === 1 ? 'node' : 'nodes'} · {formatInterval(s.interval)}
+          {plural(s.quantity, 'node')} · {intervalLabel(s.interval)}
         </Text>
         <StatusBadge tone={badge.tone}>{badge.label}</StatusBadge>
       </Group>

@@ -7,6 +7,8 @@ import { EmptyState } from '../../../components/empty-state';
 import { CardHeader } from '../../../components/card-header';
 import { ErrorDisplay } from '../../../components/error-display';
 import { PageFrame } from '../../../components/page-frame';
+import { SectionCard } from '../../../components/section-card';
+import { SkeletonCard, SkeletonHeading, SkeletonRows } from '../../../components/skeletons';
 import { StatusBadge } from '../../../components/status-badge';
 import { errorMessage, errorStatus } from '../../../lib/api-error';
 import { formatBytes, formatDateTime, formatRelative } from '../../../lib/format';
@@ -101,94 +103,91 @@ function DownloadDetails({ info, renewing, renewError, onNewLink }: DownloadDeta
 
   return (
     <Stack gap="lg">
-      <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
-        <Stack gap="lg">
-          <CardHeader
-            icon={<IconDisc size={18} stroke={1.7} />}
-            title="Installer ISO"
-            description="The newest release. Install it on each machine, then activate the machine with your license key."
-            action={<StatusBadge tone="info">{`Version ${info.version}`}</StatusBadge>}
-          />
+      <SectionCard
+        gap="lg"
+        icon={<IconDisc size={18} stroke={1.7} />}
+        title="Installer ISO"
+        description="The newest release. Install it on each machine, then activate the machine with your license key."
+        action={<StatusBadge tone="info">{`Version ${info.version}`}</StatusBadge>}
+      >
+        <DataList labelWidth={150} withDivider orientation={orientation}>
+          <DataList.Item>
+            <DataList.ItemLabel>File</DataList.ItemLabel>
+            <DataList.ItemValue>
+              <Text ff="monospace" size="sm" style={{ overflowWrap: 'anywhere' }}>
+                {info.filename}
+              </Text>
+            </DataList.ItemValue>
+          </DataList.Item>
+          <DataList.Item>
+            <DataList.ItemLabel>Size</DataList.ItemLabel>
+            <DataList.ItemValue>
+              {/* The exact size is written out: a tooltip would need a focusable span to reach keyboards. */}
+              <Text size="sm">
+                {formatBytes(info.size)}{' '}
+                <Text span c="dimmed" inherit>
+                  ({new Intl.NumberFormat().format(info.size)} bytes)
+                </Text>
+              </Text>
+            </DataList.ItemValue>
+          </DataList.Item>
+          <DataList.Item>
+            <DataList.ItemLabel>SHA-256 checksum</DataList.ItemLabel>
+            <DataList.ItemValue>
+              <Group gap={4} wrap="nowrap">
+                <Text ff="monospace" size="sm" style={{ overflowWrap: 'anywhere', minWidth: 0 }} data-testid="sha256">
+                  {info.sha256}
+                </Text>
+                <CopyAction value={info.sha256} label="Copy checksum" />
+              </Group>
+            </DataList.ItemValue>
+          </DataList.Item>
+          <DataList.Item>
+            <DataList.ItemLabel>Link expires</DataList.ItemLabel>
+            <DataList.ItemValue>
+              <Text size="sm" c={expired ? 'red' : undefined}>
+                {expired ? 'Expired, getting a new link…' : formatRelative(expires, new Date(now))}{' '}
+                <Text span c="dimmed" inherit>
+                  ({formatDateTime(expires)})
+                </Text>
+              </Text>
+            </DataList.ItemValue>
+          </DataList.Item>
+        </DataList>
 
-          <DataList labelWidth={150} withDivider orientation={orientation}>
-            <DataList.Item>
-              <DataList.ItemLabel>File</DataList.ItemLabel>
-              <DataList.ItemValue>
-                <Text ff="monospace" size="sm" style={{ overflowWrap: 'anywhere' }}>
-                  {info.filename}
-                </Text>
-              </DataList.ItemValue>
-            </DataList.Item>
-            <DataList.Item>
-              <DataList.ItemLabel>Size</DataList.ItemLabel>
-              <DataList.ItemValue>
-                {/* The exact size is written out: a tooltip would need a focusable span to reach keyboards. */}
-                <Text size="sm">
-                  {formatBytes(info.size)}{' '}
-                  <Text span c="dimmed" inherit>
-                    ({new Intl.NumberFormat().format(info.size)} bytes)
-                  </Text>
-                </Text>
-              </DataList.ItemValue>
-            </DataList.Item>
-            <DataList.Item>
-              <DataList.ItemLabel>SHA-256 checksum</DataList.ItemLabel>
-              <DataList.ItemValue>
-                <Group gap={4} wrap="nowrap">
-                  <Text ff="monospace" size="sm" style={{ overflowWrap: 'anywhere', minWidth: 0 }} data-testid="sha256">
-                    {info.sha256}
-                  </Text>
-                  <CopyAction value={info.sha256} label="Copy checksum" />
-                </Group>
-              </DataList.ItemValue>
-            </DataList.Item>
-            <DataList.Item>
-              <DataList.ItemLabel>Link expires</DataList.ItemLabel>
-              <DataList.ItemValue>
-                <Text size="sm" c={expired ? 'red' : undefined}>
-                  {expired ? 'Expired, getting a new link…' : formatRelative(expires, new Date(now))}{' '}
-                  <Text span c="dimmed" inherit>
-                    ({formatDateTime(expires)})
-                  </Text>
-                </Text>
-              </DataList.ItemValue>
-            </DataList.Item>
-          </DataList>
-
-          <Stack gap="xs">
-            <Group gap="sm">
-              {/* `disabled` means nothing on a link: an expired one loses its address and its tab stop,
+        <Stack gap="xs">
+          <Group gap="sm">
+            {/* `disabled` means nothing on a link: an expired one loses its address and its tab stop,
                   keeps the link role for screen readers ('dimmed'), and looks disabled. */}
-              <Button
-                component="a"
-                size="md"
-                leftSection={<IconDownload size={18} />}
-                {...(expired
-                  ? { role: 'link', 'aria-disabled': true, tabIndex: -1, 'data-disabled': true }
-                  : { href: info.url, download: info.filename })}
-              >
-                Download ISO ({formatBytes(info.size)})
-              </Button>
-              <Button variant="default" size="md" leftSection={<IconRefresh size={18} />} loading={renewing} onClick={onNewLink}>
-                New link
-              </Button>
-              {info.releaseNotesUrl ? (
-                <Anchor href={info.releaseNotesUrl} target="_blank" rel="noopener noreferrer" size="sm">
-                  <Group gap={4} wrap="nowrap" component="span">
-                    Release notes
-                    <IconExternalLink size={14} aria-hidden />
-                  </Group>
-                </Anchor>
-              ) : null}
-            </Group>
-            <Text size="xs" c="dimmed">
-              The link is personal and works without signing in, from a browser or a download manager, until it expires. A new
-              link is issued by itself when this one expires.
-            </Text>
-            <ErrorDisplay error={renewError} />
-          </Stack>
+            <Button
+              component="a"
+              size="md"
+              leftSection={<IconDownload size={18} />}
+              {...(expired
+                ? { role: 'link', 'aria-disabled': true, tabIndex: -1, 'data-disabled': true }
+                : { href: info.url, download: info.filename })}
+            >
+              Download ISO ({formatBytes(info.size)})
+            </Button>
+            <Button variant="default" size="md" leftSection={<IconRefresh size={18} />} loading={renewing} onClick={onNewLink}>
+              New link
+            </Button>
+            {info.releaseNotesUrl ? (
+              <Anchor href={info.releaseNotesUrl} target="_blank" rel="noopener noreferrer" size="sm">
+                <Group gap={4} wrap="nowrap" component="span">
+                  Release notes
+                  <IconExternalLink size={14} aria-hidden />
+                </Group>
+              </Anchor>
+            ) : null}
+          </Group>
+          <Text size="xs" c="dimmed">
+            The link is personal and works without signing in, from a browser or a download manager, until it expires. A new link
+            is issued by itself when this one expires.
+          </Text>
+          <ErrorDisplay error={renewError} />
         </Stack>
-      </Paper>
+      </SectionCard>
 
       <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
         <Stack gap="sm">
@@ -235,26 +234,13 @@ function DownloadDetails({ info, renewing, renewError, onNewLink }: DownloadDeta
 
 function DownloadSkeleton() {
   return (
-    <Paper withBorder p={{ base: 'md', sm: 'xl' }} aria-busy="true" aria-label="Loading the download">
-      <Stack gap="lg">
-        <Group gap="md" wrap="nowrap">
-          <Skeleton height={48} width={48} radius="md" />
-          <Stack gap={8} style={{ flex: 1 }}>
-            <Skeleton height={20} width="40%" />
-            <Skeleton height={12} width="70%" />
-          </Stack>
-        </Group>
-        {[0, 1, 2, 3].map((i) => (
-          <Group key={i} gap="md" wrap="nowrap">
-            <Skeleton height={12} width={120} />
-            <Skeleton height={12} style={{ flex: 1 }} />
-          </Group>
-        ))}
-        <Group gap="sm">
-          <Skeleton height={42} width={220} />
-          <Skeleton height={42} width={120} />
-        </Group>
-      </Stack>
-    </Paper>
+    <SkeletonCard label="Loading the download" gap="lg">
+      <SkeletonHeading size="lg" />
+      <SkeletonRows count={4} height={12} />
+      <Group gap="sm">
+        <Skeleton height={42} width={220} />
+        <Skeleton height={42} width={120} />
+      </Group>
+    </SkeletonCard>
   );
 }

@@ -1,8 +1,9 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
-import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
-import { ActivateBodySchema } from '@portal/contract';
+import { ActivateBodySchema, plural } from '@portal/contract';
 import { ErrorDisplay } from '../../../components/error-display';
+import { FieldGrid } from '../../../components/form/field-grid';
 import { track } from '../../../lib/analytics';
 import { errorBody } from '../../../lib/api-error';
 import { useActivateLicenseMutation } from '../api';
@@ -59,7 +60,7 @@ export function ActivateNodeForm({ licenseKey, onCancel }: { licenseKey: string;
     }
     const { node, license, created } = result.data;
     const name = node.hostname || node.fingerprint;
-    const usage = `${license.activeNodes} of ${license.maxNodes} node${license.maxNodes === 1 ? '' : 's'} in use`;
+    const usage = `${license.activeNodes} of ${plural(license.maxNodes, 'node')} in use`;
     setDone(
       created
         ? `Node ${name} is activated: ${usage}.`
@@ -83,7 +84,7 @@ export function ActivateNodeForm({ licenseKey, onCancel }: { licenseKey: string;
               Each node takes one slot. Use the fingerprint the machine reports, so its own checks match this activation.
             </Text>
           </Stack>
-          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="md">
+          <FieldGrid>
             <TextInput
               label="Fingerprint"
               description="A stable ID of the machine, e.g. /etc/machine-id"
@@ -104,7 +105,7 @@ export function ActivateNodeForm({ licenseKey, onCancel }: { licenseKey: string;
               onChange={change('hostname')}
               error={errors.hostname}
             />
-          </SimpleGrid>
+          </FieldGrid>
           <ErrorDisplay error={error} />
           {done ? (
             <Alert color="green" variant="light" icon={<IconCircleCheck size={18} />} role="status">

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { ActionIcon, Badge, CopyButton, Group, Pagination, Progress, Stack, Text, Tooltip, type TextProps } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
-import type { License } from '@portal/contract';
+import { plural, type License } from '@portal/contract';
 import { formatDate, formatDateTime, formatRelative } from '../../../lib/format';
 import { expiryLevel, lastPage, pageSummary, STATUS_BADGE, USAGE_COLOR, usageLevel, type Tone } from '../license-display';
 import classes from './licenses.module.css';
@@ -85,7 +85,7 @@ export function NodesUsage({
 }: Pick<License, 'activeNodes' | 'maxNodes'> & { wide?: boolean }) {
   const level = usageLevel(activeNodes, maxNodes);
   const percent = maxNodes > 0 ? Math.min(100, (activeNodes / maxNodes) * 100) : 100;
-  const words = `${activeNodes} of ${maxNodes} node${maxNodes === 1 ? '' : 's'} in use`;
+  const words = `${activeNodes} of ${plural(maxNodes, 'node')} in use`;
   return (
     <Stack gap={6} miw={wide ? undefined : 120} w={wide ? '100%' : undefined}>
       {wide ? (

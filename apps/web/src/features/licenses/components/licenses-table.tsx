@@ -2,6 +2,7 @@ import type { Ref } from 'react';
 import { Button, Group, Paper, Skeleton, Stack, Table, VisuallyHidden } from '@mantine/core';
 import { IconChevronRight } from '@tabler/icons-react';
 import type { License } from '@portal/contract';
+import { TableCard } from '../../../components/table-card';
 import { ExpiryText, LicenseKeyText, NodesUsage, StatusBadge } from './license-bits';
 import classes from './licenses.module.css';
 
@@ -63,55 +64,48 @@ export function LicensesTable({ licenses, highlight, highlightRef, onOpen, compa
   }
 
   return (
-    <Paper withBorder>
-      <Table.ScrollContainer minWidth={760} type="native">
-        <Table highlightOnHover verticalSpacing="sm" horizontalSpacing="md" aria-label="Licenses">
-          <LicensesTableHead />
-          <Table.Tbody>
-            {licenses.map((license) => {
-              const marked = license.licenseKey === highlight;
-              return (
-                <Table.Tr
-                  key={license.licenseKey}
-                  className={marked ? `${classes.row} ${classes.highlighted}` : classes.row}
-                  aria-current={marked ? 'true' : undefined}
-                  ref={marked ? (highlightRef as Ref<HTMLTableRowElement>) : undefined}
-                  // The Open button is the keyboard way in; the whole row is a larger target for the mouse.
-                  onClick={() => onOpen(license.licenseKey)}
-                >
-                  <Table.Td>
-                    <LicenseKeyText licenseKey={license.licenseKey} />
-                  </Table.Td>
-                  <Table.Td>
-                    <StatusBadge status={license.status} />
-                  </Table.Td>
-                  <Table.Td>
-                    <NodesUsage activeNodes={license.activeNodes} maxNodes={license.maxNodes} />
-                  </Table.Td>
-                  <Table.Td>
-                    <ExpiryText license={license} underHeader />
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    <Button
-                      variant="subtle"
-                      size="xs"
-                      rightSection={<IconChevronRight size={14} />}
-                      aria-label={openLabel(license.licenseKey)}
-                      onClick={(event) => {
-                        event.stopPropagation();
-                        onOpen(license.licenseKey);
-                      }}
-                    >
-                      Open
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-    </Paper>
+    <TableCard minWidth={760} highlightOnHover horizontalSpacing="md" aria-label="Licenses" head={<LicensesTableHead />}>
+      {licenses.map((license) => {
+        const marked = license.licenseKey === highlight;
+        return (
+          <Table.Tr
+            key={license.licenseKey}
+            className={marked ? `${classes.row} ${classes.highlighted}` : classes.row}
+            aria-current={marked ? 'true' : undefined}
+            ref={marked ? (highlightRef as Ref<HTMLTableRowElement>) : undefined}
+            // The Open button is the keyboard way in; the whole row is a larger target for the mouse.
+            onClick={() => onOpen(license.licenseKey)}
+          >
+            <Table.Td>
+              <LicenseKeyText licenseKey={license.licenseKey} />
+            </Table.Td>
+            <Table.Td>
+              <StatusBadge status={license.status} />
+            </Table.Td>
+            <Table.Td>
+              <NodesUsage activeNodes={license.activeNodes} maxNodes={license.maxNodes} />
+            </Table.Td>
+            <Table.Td>
+              <ExpiryText license={license} underHeader />
+            </Table.Td>
+            <Table.Td ta="right">
+              <Button
+                variant="subtle"
+                size="xs"
+                rightSection={<IconChevronRight size={14} />}
+                aria-label={openLabel(license.licenseKey)}
+                onClick={(event) => {
+                  event.stopPropagation();
+                  onOpen(license.licenseKey);
+                }}
+              >
+                Open
+              </Button>
+            </Table.Td>
+          </Table.Tr>
+        );
+      })}
+    </TableCard>
   );
 }
 

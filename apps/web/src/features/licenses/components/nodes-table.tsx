@@ -4,6 +4,7 @@ import { IconServer2, IconTrash } from '@tabler/icons-react';
 import { NODE_STALE_AFTER_HOURS, type LicenseNode } from '@portal/contract';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorDisplay } from '../../../components/error-display';
+import { TableCard } from '../../../components/table-card';
 import { formatDate, formatDateTime, formatRelative } from '../../../lib/format';
 import { useListNodesQuery } from '../api';
 import { isStale, lastPage, NODES_PAGE_SIZE } from '../license-display';
@@ -162,50 +163,50 @@ export function NodesSection({ licenseKey, compact }: { licenseKey: string; comp
     );
   } else {
     body = (
-      <Paper withBorder>
-        {/* No minimum width: the columns fit the view (long names are cut with an ellipsis), so the
-            row action is never scrolled out of sight. */}
-        <Table.ScrollContainer minWidth={0} type="native">
-          <Table verticalSpacing="sm" horizontalSpacing="sm" aria-label="Nodes">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Hostname</Table.Th>
-                <Table.Th>Fingerprint</Table.Th>
-                <Table.Th>Activated</Table.Th>
-                <Table.Th>Last seen</Table.Th>
-                <Table.Th className={classes.actionCell}>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.items.map((node) => (
-                <Table.Tr key={node.id}>
-                  <Table.Td>
-                    <Hostname node={node} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Fingerprint node={node} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Tooltip label={formatDateTime(node.activatedAt)}>
-                      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                        {formatDate(node.activatedAt)}
-                      </Text>
-                    </Tooltip>
-                  </Table.Td>
-                  <Table.Td>
-                    <LastSeen node={node} now={now} />
-                  </Table.Td>
-                  <Table.Td ta="right" className={classes.actionCell}>
-                    <ReleaseButton node={node} onRelease={onRelease} />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </Paper>
+      // No minimum width: the columns fit the view (long names are cut with an ellipsis), so the row
+      // action is never scrolled out of sight.
+      <TableCard
+        minWidth={0}
+        horizontalSpacing="sm"
+        aria-label="Nodes"
+        head={
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Hostname</Table.Th>
+              <Table.Th>Fingerprint</Table.Th>
+              <Table.Th>Activated</Table.Th>
+              <Table.Th>Last seen</Table.Th>
+              <Table.Th className={classes.actionCell}>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+        }
+      >
+        {data.items.map((node) => (
+          <Table.Tr key={node.id}>
+            <Table.Td>
+              <Hostname node={node} />
+            </Table.Td>
+            <Table.Td>
+              <Fingerprint node={node} />
+            </Table.Td>
+            <Table.Td>
+              <Tooltip label={formatDateTime(node.activatedAt)}>
+                <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                  {formatDate(node.activatedAt)}
+                </Text>
+              </Tooltip>
+            </Table.Td>
+            <Table.Td>
+              <LastSeen node={node} now={now} />
+            </Table.Td>
+            <Table.Td ta="right" className={classes.actionCell}>
+              <ReleaseButton node={node} onRelease={onRelease} />
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </TableCard>
     );
   }
 

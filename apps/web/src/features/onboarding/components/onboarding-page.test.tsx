@@ -1,23 +1,14 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ada, fakeFetch, LocationProbe, renderRoutes, userState } from '../../../test/render';
+import { ada, fakeFetch, LocationProbe, renderRoutes, userState, portalConfig } from '../../../test/render';
 import { OnboardingPage } from './onboarding-page';
 
 const newcomer = { ...ada, fname: '', lname: '', company: null, onboarded: false };
 
 function renderOnboarding(answers: Parameters<typeof fakeFetch>[0] = {}) {
   const fetch = fakeFetch({
-    'GET /api/config': {
-      status: 200,
-      body: {
-        brandName: 'Acme Cloud',
-        docsUrl: 'https://docs.acme.example',
-        googleEnabled: false,
-        billingProvider: 'local',
-        stripePublishableKey: null,
-      },
-    },
+    'GET /api/config': { status: 200, body: portalConfig },
     ...answers,
   });
   vi.stubGlobal('fetch', fetch.fn);

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Group, Pagination, Paper, Skeleton, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { Group, Pagination, Stack, Table, Text, Tooltip } from '@mantine/core';
 import {
   IconCreditCard,
   IconHistory,
@@ -12,7 +12,8 @@ import {
   type Icon,
 } from '@tabler/icons-react';
 import type { AuditEvent } from '@portal/contract';
-import { CardHeader } from '../../../components/card-header';
+import { SectionCard } from '../../../components/section-card';
+import { SkeletonRows } from '../../../components/skeletons';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorDisplay } from '../../../components/error-display';
 import { formatDateTime, formatRelative, localizeDates } from '../../../lib/format';
@@ -54,68 +55,64 @@ export function ActivityLog() {
   const last = data ? first + data.items.length - 1 : 0;
 
   return (
-    <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
-      <Stack gap="md">
-        <CardHeader
-          icon={<IconHistory size={18} stroke={1.7} />}
-          title="Activity"
-          titleId="activity-title"
-          description="Sign-ins and changes to your account, newest first."
+    <SectionCard
+      icon={<IconHistory size={18} stroke={1.7} />}
+      title="Activity"
+      titleId="activity-title"
+      description="Sign-ins and changes to your account, newest first."
+    >
+      <ErrorDisplay error={error} onRetry={refetch} retrying={isFetching} />
+
+      {isLoading ? (
+        <ActivitySkeleton />
+      ) : data && data.total === 0 ? (
+        <EmptyState
+          bare
+          icon={<IconHistory size={28} stroke={1.6} />}
+          title="No activity yet"
+          description="Sign-ins, profile changes, purchases and license changes will be listed here as they happen."
         />
-
-        <ErrorDisplay error={error} onRetry={refetch} retrying={isFetching} />
-
-        {isLoading ? (
-          <ActivitySkeleton />
-        ) : data && data.total === 0 ? (
-          <EmptyState
-            bare
-            icon={<IconHistory size={28} stroke={1.6} />}
-            title="No activity yet"
-            description="Sign-ins, profile changes, purchases and license changes will be listed here as they happen."
-          />
-        ) : data ? (
-          <>
-            {/* No scroll container: the summary wraps at word breaks, so the table fits a phone as it is. */}
-            <Table
-              verticalSpacing="sm"
-              aria-labelledby="activity-title"
-              aria-busy={isFetching}
-              style={{ opacity: isFetching ? 0.6 : 1, transition: 'opacity 120ms ease' }}
-            >
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col" w="1%" style={{ whiteSpace: 'nowrap' }}>
-                    When
-                  </Table.Th>
-                  <Table.Th scope="col">What</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.items.map((event) => (
-                  <ActivityRow key={event.id} event={event} now={now} />
-                ))}
-              </Table.Tbody>
-            </Table>
-            <Group justify="space-between" gap="sm">
-              <Text size="sm" c="dimmed">
-                {first}–{last} of {data.total}
-              </Text>
-              {pages > 1 ? (
-                <Pagination
-                  total={pages}
-                  value={page}
-                  onChange={setPage}
-                  size="sm"
-                  aria-label="Activity pages"
-                  getControlProps={(control) => ({ 'aria-label': CONTROL_LABELS[control] })}
-                />
-              ) : null}
-            </Group>
-          </>
-        ) : null}
-      </Stack>
-    </Paper>
+      ) : data ? (
+        <>
+          {/* No scroll container: the summary wraps at word breaks, so the table fits a phone as it is. */}
+          <Table
+            verticalSpacing="sm"
+            aria-labelledby="activity-title"
+            aria-busy={isFetching}
+            style={{ opacity: isFetching ? 0.6 : 1, transition: 'opacity 120ms ease' }}
+          >
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col" w="1%" style={{ whiteSpace: 'nowrap' }}>
+                  When
+                </Table.Th>
+                <Table.Th scope="col">What</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.items.map((event) => (
+                <ActivityRow key={event.id} event={event} now={now} />
+              ))}
+            </Table.Tbody>
+          </Table>
+          <Group justify="space-between" gap="sm">
+            <Text size="sm" c="dimmed">
+              {first}–{last} of {data.total}
+            </Text>
+            {pages > 1 ? (
+              <Pagination
+                total={pages}
+                value={page}
+                onChange={setPage}
+                size="sm"
+                aria-label="Activity pages"
+                getControlProps={(control) => ({ 'aria-label': CONTROL_LABELS[control] })}
+              />
+            ) : null}
+          </Group>
+        </>
+      ) : null}
+    </SectionCard>
   );
 }
 
@@ -146,12 +143,7 @@ function ActivityRow({ event, now }: { event: AuditEvent; now: Date }) {
 function ActivitySkeleton() {
   return (
     <Stack gap="sm" aria-busy="true" aria-label="Loading activity">
-      {[0, 1, 2, 3, 4].map((i) => (
-        <Group key={i} gap="md" wrap="nowrap">
-          <Skeleton height={14} width={120} />
-          <Skeleton height={14} style={{ flex: 1 }} />
-        </Group>
-      ))}
+      <SkeletonRows count={5} height={14} />
     </Stack>
   );
 }

@@ -1,10 +1,12 @@
-import { useState, type FormEvent } from 'react';
-import { Alert, Button, Group, List, Modal, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
+import { Alert, Button, Group, List, Modal, Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconLock, IconTrash } from '@tabler/icons-react';
-import { CONFIRM_PHRASE, isConfirmPhrase, RECENT_SIGN_IN_MINUTES, TEXT } from '@portal/contract';
+import { ConfirmationSchema, RECENT_SIGN_IN_MINUTES } from '@portal/contract';
 import { useNavigate } from 'react-router';
 import { ErrorDisplay } from '../../../components/error-display';
+import { ConfirmPhraseField } from '../../../components/form/confirm-phrase-field';
+import { useSchemaForm } from '../../../components/form/use-schema-form';
 import { resetAnalytics } from '../../../lib/analytics';
 import { api } from '../../../lib/api';
 import { errorBody } from '../../../lib/api-error';
@@ -16,9 +18,6 @@ import { useDeleteAccountMutation, useSignOutToConfirmMutation } from '../api';
 
 export const ACCOUNT_DELETED_MESSAGE = 'Your account was deleted';
 export const SIGN_IN_AGAIN_TITLE = 'For your security, sign in again to confirm';
-
-/** The typed confirmation: 'I confirm' in any letter case, exactly (the contract's rule; nothing trimmed). */
-export const confirmsDeletion = isConfirmPhrase;
 
 /**
  * Account deletion: a quiet card with one button; what deletion does, the typed confirmation and
@@ -49,17 +48,15 @@ export function DangerZone() {
 function DeleteAccountDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-  const [typed, setTyped] = useState('');
-  const [attempted, setAttempted] = useState(false);
+  // The typed confirmation: 'I confirm' in any letter case, exactly (the contract's rule; nothing trimmed).
+  const form = useSchemaForm({ schema: ConfirmationSchema, initialValues: { confirm: '' } });
   const [deleteAccount, deletion] = useDeleteAccountMutation();
   const [signOut, signingOut] = useSignOutToConfirmMutation();
-  const confirmed = confirmsDeletion(typed);
   const needsSignIn = errorBody(deletion.error)?.code === 'RECENT_SIGN_IN_REQUIRED';
 
   const close = () => {
     if (deletion.isLoading) return;
-    setTyped('');
-    setAttempted(false);
+    form.reset();
     deletion.reset();
     onClose();
   };
@@ -71,10 +68,7 @@ function DeleteAccountDialog({ opened, onClose }: { opened: boolean; onClose: ()
     dispatch(api.util.resetApiState());
   };
 
-  const onDelete = async (event: FormEvent) => {
-    event.preventDefault();
-    setAttempted(true);
-    if (!confirmed) return;
+  const onDelete = form.onSubmit(async () => {
     const result = await deleteAccount();
     if ('error' in result) return;
     notifications.show({ color: 'gray', title: ACCOUNT_DELETED_MESSAGE, message: 'Your personal data was erased. Goodbye.' });
@@ -82,7 +76,7 @@ function DeleteAccountDialog({ opened, onClose }: { opened: boolean; onClose: ()
     // Signing out makes the signed-in layout send us to /login?to=<this page>; there is no page to
     // come back to, so plain /login replaces it once that redirect has been issued.
     setTimeout(() => void navigate('/login', { replace: true }), 0);
-  };
+  });
 
   const onSignInAgain = async () => {
     // Whatever the server says, the session is left behind locally; a new sign-in replaces it.
@@ -93,7 +87,7 @@ function DeleteAccountDialog({ opened, onClose }: { opened: boolean; onClose: ()
 
   return (
     <Modal opened={opened} onClose={close} title="Delete your account?" size="lg">
-      <form onSubmit={(e) => void onDelete(e)} noValidate aria-label="Delete your account">
+      <form onSubmit={onDelete} noValidate aria-label="Delete your account">
         <Stack gap="md">
           <Text size="sm">Deleting your account takes effect at once and cannot be undone:</Text>
           <List size="sm" spacing={6} withPadding>
@@ -120,19 +114,7 @@ function DeleteAccountDialog({ opened, onClose }: { opened: boolean; onClose: ()
               </Stack>
             </Alert>
           ) : null}
-          <TextInput
-            label="Confirmation"
-            description={`Type "${CONFIRM_PHRASE}" to proceed.`}
-            placeholder={CONFIRM_PHRASE}
-            autoComplete="off"
-            spellCheck={false}
-            required
-            data-autofocus
-            value={typed}
-            onChange={(e) => setTyped(e.currentTarget.value)}
-            error={attempted && !confirmed ? TEXT.confirmRequired : null}
-            disabled={deletion.isLoading}
-          />
+          <ConfirmPhraseField data-autofocus {...form.field('confirm')} disabled={deletion.isLoading} />
           {needsSignIn ? null : <ErrorDisplay error={deletion.error} />}
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={close} disabled={deletion.isLoading}>

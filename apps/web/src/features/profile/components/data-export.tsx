@@ -1,6 +1,6 @@
-import { Button, Group, Paper, Stack } from '@mantine/core';
+import { Button, Group } from '@mantine/core';
 import { IconDatabaseExport, IconDownload } from '@tabler/icons-react';
-import { CardHeader } from '../../../components/card-header';
+import { SectionCard } from '../../../components/section-card';
 import { ErrorDisplay } from '../../../components/error-display';
 import { useExportDataMutation } from '../api';
 
@@ -32,25 +32,17 @@ export function DataExport() {
   };
 
   return (
-    <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
-      <Stack gap="md">
-        <CardHeader
-          icon={<IconDatabaseExport size={18} stroke={1.7} />}
-          title="Your data"
-          description="A copy of everything the portal holds about you, as a JSON file: your profile, sign-ins, licenses and their machines, subscriptions, invoices and this activity log."
-        />
-        <ErrorDisplay error={error} />
-        <Group>
-          <Button
-            variant="default"
-            leftSection={<IconDownload size={16} />}
-            loading={isLoading}
-            onClick={() => void onDownload()}
-          >
-            Download my data
-          </Button>
-        </Group>
-      </Stack>
-    </Paper>
+    <SectionCard
+      icon={<IconDatabaseExport size={18} stroke={1.7} />}
+      title="Your data"
+      description="A copy of everything the portal holds about you, as a JSON file: your profile, sign-ins, licenses and their machines, subscriptions, invoices and this activity log."
+    >
+      <ErrorDisplay error={error} />
+      <Group>
+        <Button variant="default" leftSection={<IconDownload size={16} />} loading={isLoading} onClick={() => void onDownload()}>
+          Download my data
+        </Button>
+      </Group>
+    </SectionCard>
   );
 }

@@ -1,75 +1,43 @@
-import { useState, type ChangeEvent, type FormEvent } from 'react';
-import { Button, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconCheck } from '@tabler/icons-react';
 import { displayName, UpdateProfileBodySchema, type SessionUser, type UpdateProfileBody } from '@portal/contract';
 import { ErrorDisplay } from '../../../components/error-display';
+import { FieldGrid } from '../../../components/form/field-grid';
+import { useSchemaForm } from '../../../components/form/use-schema-form';
 import { UserAvatar } from '../../../components/user-avatar';
-import { errorBody } from '../../../lib/api-error';
-import { issuesByField as fieldIssues } from '../../../lib/field-errors';
 import { useAppDispatch } from '../../../lib/state/hooks';
 import { profileUpdated } from '../../../lib/state/user-slice';
 import { useUpdateProfileMutation } from '../api';
 
 type Values = Required<UpdateProfileBody>;
-type Field = keyof Values;
-type FieldErrors = Partial<Record<Field, string>>;
-
-const FIELDS = ['fname', 'lname', 'company'] as const;
-const issuesByField = (issues: Parameters<typeof fieldIssues>[0]): FieldErrors => fieldIssues(issues, FIELDS);
-
 const valuesOf = (user: SessionUser): Values => ({ fname: user.fname, lname: user.lname, company: user.company ?? '' });
-
-/** The PATCH body: every field, trimmed by the contract; an empty company clears the stored one. */
-function validate(values: Values) {
-  const parsed = UpdateProfileBodySchema.safeParse(values);
-  return parsed.success ? { body: parsed.data, errors: {} } : { body: null, errors: issuesByField(parsed.error.issues) };
-}
 
 /** Picture, e-mail (read-only), and the editable name and company. */
 export function ProfileDetails({ user }: { user: SessionUser }) {
   const dispatch = useAppDispatch();
   const [update, { isLoading, error, reset }] = useUpdateProfileMutation();
-  const [values, setValues] = useState<Values>(() => valuesOf(user));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [attempted, setAttempted] = useState(false);
+  // The PATCH body has every field, trimmed by the contract; an empty company clears the stored one.
+  const form = useSchemaForm({ schema: UpdateProfileBodySchema, initialValues: valuesOf(user) });
 
   const saved = valuesOf(user);
-  const dirty = (Object.keys(values) as Field[]).some((k) => values[k].trim() !== saved[k].trim());
+  const dirty = (Object.keys(saved) as Array<keyof Values>).some((k) => form.values[k].trim() !== saved[k].trim());
 
-  const change = (field: Field) => (event: ChangeEvent<HTMLInputElement>) => {
-    const next = { ...values, [field]: event.currentTarget.value };
-    setValues(next);
-    if (attempted) setErrors(validate(next).errors);
-  };
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    setAttempted(true);
-    const checked = validate(values);
-    setErrors(checked.errors);
-    if (!checked.body) return;
-    const result = await update(checked.body);
-    if ('error' in result) {
-      const issues = errorBody(result.error)?.issues;
-      if (issues) setErrors(issuesByField(issues));
-      return;
-    }
+  const onSubmit = form.onSubmit(async (body) => {
+    const result = await update(body);
+    if ('error' in result) return form.showServerIssues(result.error);
     dispatch(profileUpdated(result.data.user));
-    setValues(valuesOf(result.data.user));
-    setAttempted(false);
+    form.reset(valuesOf(result.data.user));
     notifications.show({
       color: 'green',
       icon: <IconCheck size={18} />,
       title: 'Profile saved',
       message: 'Your name and company were updated.',
     });
-  };
+  });
 
   const onReset = () => {
-    setValues(saved);
-    setErrors({});
-    setAttempted(false);
+    form.reset(saved);
     reset();
   };
 
@@ -92,30 +60,14 @@ export function ProfileDetails({ user }: { user: SessionUser }) {
 
         <form onSubmit={onSubmit} noValidate aria-label="Personal details">
           <Stack gap="md">
-            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="md">
-              <TextInput
-                label="First name"
-                autoComplete="given-name"
-                required
-                value={values.fname}
-                onChange={change('fname')}
-                error={errors.fname}
-              />
-              <TextInput
-                label="Last name"
-                autoComplete="family-name"
-                required
-                value={values.lname}
-                onChange={change('lname')}
-                error={errors.lname}
-              />
+            <FieldGrid from="sm">
+              <TextInput label="First name" autoComplete="given-name" required {...form.field('fname')} />
+              <TextInput label="Last name" autoComplete="family-name" required {...form.field('lname')} />
               <TextInput
                 label="Company"
                 description="Optional. Shown on your invoices."
                 autoComplete="organization"
-                value={values.company}
-                onChange={change('company')}
-                error={errors.company}
+                {...form.field('company')}
               />
               <TextInput
                 label="E-mail"
@@ -124,7 +76,7 @@ export function ProfileDetails({ user }: { user: SessionUser }) {
                 readOnly
                 variant="filled"
               />
-            </SimpleGrid>
+            </FieldGrid>
             <ErrorDisplay error={error} />
             <Group gap="sm">
               <Button type="submit" loading={isLoading} disabled={!dirty}>

@@ -1,6 +1,6 @@
 import { useRef } from 'react';
-import { Group, Paper, Skeleton, Stack } from '@mantine/core';
 import { PageFrame } from '../../../components/page-frame';
+import { SkeletonCard, SkeletonHeading, SkeletonRows } from '../../../components/skeletons';
 import { PAGES } from '../../../lib/pages';
 import { useAppSelector } from '../../../lib/state/hooks';
 import { useListActivityQuery } from '../api';
@@ -12,23 +12,10 @@ import { ProfileDetails } from './profile-details';
 /** Where the activity log and the cards under it will be, while its first page loads. */
 function RestSkeleton() {
   return (
-    <Paper withBorder p={{ base: 'md', sm: 'xl' }} aria-busy="true" aria-label="Loading activity">
-      <Stack gap="md">
-        <Group gap="sm" wrap="nowrap">
-          <Skeleton height={28} width={28} radius="md" />
-          <Stack gap={6} style={{ flex: 1 }}>
-            <Skeleton height={16} width="25%" />
-            <Skeleton height={12} width="45%" />
-          </Stack>
-        </Group>
-        {[0, 1, 2, 3, 4].map((i) => (
-          <Group key={i} gap="md" wrap="nowrap">
-            <Skeleton height={14} width={120} />
-            <Skeleton height={14} style={{ flex: 1 }} />
-          </Group>
-        ))}
-      </Stack>
-    </Paper>
+    <SkeletonCard label="Loading activity" gap="md">
+      <SkeletonHeading size="sm" />
+      <SkeletonRows count={5} height={14} />
+    </SkeletonCard>
   );
 }
 

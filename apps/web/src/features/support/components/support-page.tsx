@@ -18,6 +18,7 @@ import { Link } from 'react-router';
 import { CardHeader } from '../../../components/card-header';
 import { ErrorDisplay } from '../../../components/error-display';
 import { PageFrame } from '../../../components/page-frame';
+import { SectionCard } from '../../../components/section-card';
 import { StatusBadge, type StatusTone } from '../../../components/status-badge';
 import { PAGES } from '../../../lib/pages';
 import { useGetSupportInfoQuery } from '../api';
@@ -67,17 +68,14 @@ function SupportDetails({ info }: { info: SupportInfo }) {
   const state = PLAN_STATE[info.plan];
   return (
     <Stack gap="lg">
-      <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
-        <Stack gap="md">
-          <CardHeader
-            icon={<IconLifebuoy size={18} stroke={1.7} />}
-            title={info.planName}
-            action={<StatusBadge tone={state.tone}>{state.label}</StatusBadge>}
-          />
-          <Text>{info.summary}</Text>
-          <PlanNextStep info={info} />
-        </Stack>
-      </Paper>
+      <SectionCard
+        icon={<IconLifebuoy size={18} stroke={1.7} />}
+        title={info.planName}
+        action={<StatusBadge tone={state.tone}>{state.label}</StatusBadge>}
+      >
+        <Text>{info.summary}</Text>
+        <PlanNextStep info={info} />
+      </SectionCard>
 
       {/* Channels and hours in one card: two cards side by side would leave one half empty. */}
       <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
@@ -126,51 +124,48 @@ function SupportDetails({ info }: { info: SupportInfo }) {
         </Stack>
       </Paper>
 
-      <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
-        <Stack gap="md">
-          <CardHeader
-            icon={<IconHourglass size={18} stroke={1.7} />}
-            title="Response times"
-            description="How soon we first answer a request, by how severe the problem is."
-          />
-          <Table verticalSpacing="sm" horizontalSpacing="md" striped visibleFrom="sm">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">Severity</Table.Th>
-                <Table.Th scope="col">When it applies</Table.Th>
-                <Table.Th scope="col">First response</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {info.responseTargets.map((t) => (
-                <Table.Tr key={t.severity}>
-                  <Table.Th scope="row" fw={600} style={{ whiteSpace: 'nowrap' }}>
-                    {t.severity}
-                  </Table.Th>
-                  <Table.Td>{t.description}</Table.Td>
-                  <Table.Td fw={500}>{t.target}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-          {/* On phones the table becomes one small card per severity. */}
-          <Stack gap="sm" hiddenFrom="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+      <SectionCard
+        icon={<IconHourglass size={18} stroke={1.7} />}
+        title="Response times"
+        description="How soon we first answer a request, by how severe the problem is."
+      >
+        <Table verticalSpacing="sm" horizontalSpacing="md" striped visibleFrom="sm">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">Severity</Table.Th>
+              <Table.Th scope="col">When it applies</Table.Th>
+              <Table.Th scope="col">First response</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
             {info.responseTargets.map((t) => (
-              <Paper key={t.severity} component="li" withBorder radius="md" p="sm">
-                <Text fw={600} size="sm">
+              <Table.Tr key={t.severity}>
+                <Table.Th scope="row" fw={600} style={{ whiteSpace: 'nowrap' }}>
                   {t.severity}
-                </Text>
-                <Text size="sm" c="dimmed">
-                  {t.description}
-                </Text>
-                <Text size="sm" mt={4}>
-                  First response: <strong>{t.target}</strong>
-                </Text>
-              </Paper>
+                </Table.Th>
+                <Table.Td>{t.description}</Table.Td>
+                <Table.Td fw={500}>{t.target}</Table.Td>
+              </Table.Tr>
             ))}
-          </Stack>
+          </Table.Tbody>
+        </Table>
+        {/* On phones the table becomes one small card per severity. */}
+        <Stack gap="sm" hiddenFrom="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+          {info.responseTargets.map((t) => (
+            <Paper key={t.severity} component="li" withBorder radius="md" p="sm">
+              <Text fw={600} size="sm">
+                {t.severity}
+              </Text>
+              <Text size="sm" c="dimmed">
+                {t.description}
+              </Text>
+              <Text size="sm" mt={4}>
+                First response: <strong>{t.target}</strong>
+              </Text>
+            </Paper>
+          ))}
         </Stack>
-      </Paper>
+      </SectionCard>
 
       <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
         <Stack gap="md">
