@@ -57,6 +57,17 @@ export default tseslint.config(
     ]),
   },
   {
+    // Outside systems sit behind interfaces the domain calls; they never reach back into it.
+    files: ['apps/server/src/providers/**'],
+    rules: restrict([
+      {
+        group: ['**/modules/**', '../modules/*', '../../modules/*'],
+        message: 'Providers do not import modules; the domain calls them.',
+      },
+      { group: ['**/apps/web/**', '@portal/web', '@portal/web/*'], message: 'The server never imports web code.' },
+    ]),
+  },
+  {
     files: ['packages/contract/**'],
     rules: restrict([{ group: ['**/apps/**', '@portal/server', '@portal/web'], message: 'The contract depends on zod alone.' }]),
   },

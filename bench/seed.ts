@@ -352,8 +352,8 @@ async function seed(c: pg.Client, plan: Plan, log: (line: string) => void): Prom
       `insert into subscriptions (id, provider_id, user_id, provider, status, plan, quantity, interval, unit_amount, currency,
                                   current_period_start, current_period_end, cancel_at_period_end, canceled_at, created_at, updated_at)
        select l.sub_id, 'sub_bench_' || l.j, u.id, 'local',
-              case when l.status = 'suspended' or l.expires_at <= now() then 'canceled' else 'active' end,
-              'Node license', l.max_nodes, l.period, case when l.period = 'year' then 25000 else 2500 end, 'usd',
+              (case when l.status = 'suspended' or l.expires_at <= now() then 'canceled' else 'active' end)::subscription_status,
+              'Node license', l.max_nodes, l.period::billing_interval, case when l.period = 'year' then 25000 else 2500 end, 'usd',
               l.expires_at - case when l.period = 'year' then interval '1 year' else interval '1 month' end, l.expires_at,
               l.j % 20 = 5, case when l.status = 'suspended' or l.expires_at <= now() then least(l.expires_at, now()) end,
               l.created_at, l.created_at

@@ -2,19 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Page, type Response } from 'playwright-core';
+import { chromiumLaunchOptions } from '../e2e/chromium';
 import { lighthouseBench, signInSecret } from './lighthouse';
 import { ensureWebBuild, freePort, round, startPortal } from './support';
-
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** Loads `url` and answers its scripts, LCP and total blocking time (long tasks over 50 ms). */
 async function measure(page: Page, url: string, ready: () => Promise<unknown>) {
@@ -66,7 +56,7 @@ export async function webBench() {
     RATE_LIMIT_AUTH: '0',
     RATE_LIMIT_LINK_PER_ADDRESS: '0',
   });
-  const context = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', args: ARGS });
+  const context = await chromium.launchPersistentContext(profile, chromiumLaunchOptions());
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     const login = await measure(page, `${portal.url}/login`, () => page.getByLabel(/e-?mail/i).waitFor());

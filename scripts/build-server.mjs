@@ -2,12 +2,17 @@
 // node, which starts about a second sooner than compiling the TypeScript sources with tsx on every
 // start. Dependencies stay in node_modules (external); the contract package is bundled from source.
 // `node scripts/build-server.mjs` builds; `--if-stale` builds only when a source is newer.
-import { readdirSync, statSync } from 'node:fs';
+// SERVER_BUNDLE in the environment moves the bundle (somewhere under apps/server, where it finds
+// its migrations): each test run bundles into a folder of its own, so two runs side by side never
+// rewrite the file the other is starting.
+import { mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const SERVER_BUNDLE = path.join(root, 'apps/server/dist/server.mjs');
+export const SERVER_BUNDLE = process.env.SERVER_BUNDLE
+  ? path.resolve(process.env.SERVER_BUNDLE)
+  : path.join(root, 'apps/server/dist/server.mjs');
 const SOURCES = ['apps/server/src', 'packages/contract/src'].map((d) => path.join(root, d));
 
 function newestSource(dir) {
@@ -31,11 +36,15 @@ export function serverBundleStale() {
   return SOURCES.some((dir) => newestSource(dir) > built);
 }
 
-export async function buildServer() {
+/**
+ * Bundles the server to `outfile` (SERVER_BUNDLE unless given). Each file is written beside its place and renamed into it,
+ * so a server starting meanwhile reads the old bundle or the new one, never half of one.
+ */
+export async function buildServer(outfile = SERVER_BUNDLE) {
   const { build } = await import('esbuild');
-  await build({
+  const { outputFiles } = await build({
     entryPoints: [path.join(root, 'apps/server/src/server.ts')],
-    outfile: SERVER_BUNDLE,
+    outfile,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -44,7 +53,16 @@ export async function buildServer() {
     alias: { '@portal/contract': path.join(root, 'packages/contract/src/index.ts') },
     sourcemap: 'linked',
     logLevel: 'warning',
+    write: false,
   });
+  mkdirSync(path.dirname(outfile), { recursive: true });
+  // The map before the bundle that names it.
+  const isMap = (file) => file.path.endsWith('.map');
+  for (const file of [...outputFiles.filter(isMap), ...outputFiles.filter((f) => !isMap(f))]) {
+    const partial = `${file.path}.${process.pid}.partial`;
+    writeFileSync(partial, file.contents);
+    renameSync(partial, file.path);
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
@@ -6,6 +7,11 @@ export default defineProject({
     environment: 'node',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
+    env: {
+      // The server bundle goes to a folder of this run's own (built and removed by the global set-up):
+      // two runs side by side never rewrite the file the other is starting.
+      SERVER_BUNDLE: path.join(import.meta.dirname, 'dist', `test-run-${process.pid}`, 'server.mjs'),
+    },
     // Hang guards, not budgets: the suite must pass on a machine four times slower.
     testTimeout: 120_000,
     hookTimeout: 240_000,

@@ -11,6 +11,7 @@ import { lockDataDir } from './lib/data-dir-lock';
 import { AppError } from './lib/errors';
 import { createAuditService } from './modules/audit/audit.service';
 import { createLicenseService, type VendorLicense } from './modules/licenses/licenses.service';
+import { createUserService } from './modules/users/users.service';
 
 const ACTOR = 'vendor-cli';
 const MAX_NODES = 10_000;
@@ -165,6 +166,7 @@ async function run(command: Exclude<Command, { kind: 'help' }>, config: Config):
       clock: systemClock,
       log: { warn: (_details, message) => console.error(message) },
       audit,
+      users: createUserService({ db: database.db, clock: systemClock, audit }),
     });
     switch (command.kind) {
       case 'issue': {

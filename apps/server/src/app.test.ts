@@ -1,32 +1,20 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, redactUrl } from './app';
-import { loadConfig } from './config';
-import { createTestDatabase } from '../test/helpers';
-import type { Database } from './db/client';
+import { redactUrl } from './app';
+import { buildWebTestApp } from '../test/helpers';
 
 let app: FastifyInstance;
-let database: Database;
-let dir: string;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'portal-web-'));
-  mkdirSync(path.join(dir, 'assets'));
-  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><div id="root"></div>');
-  writeFileSync(path.join(dir, 'assets', 'index-abc123.js'), 'console.log(1)');
-  database = await createTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: path.join(dir, 'data'), WORKERS: 'false' });
-  app = await buildApp(config, { database, webDist: dir, logger: false });
-  await app.ready();
+  ({ app, close } = await buildWebTestApp('portal-web-', (dir) => {
+    writeFileSync(path.join(dir, 'index.html'), '<!doctype html><div id="root"></div>');
+    writeFileSync(path.join(dir, 'assets', 'index-abc123.js'), 'console.log(1)');
+  }));
 });
-afterAll(async () => {
-  await app.close();
-  await database.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => close());
 
 describe('serving the built web app', () => {
   it('answers every page path with index.html, not cached', async () => {

@@ -4,7 +4,6 @@ import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
-import type { AppContext } from './app-context';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { systemClock, type Clock } from './lib/clock';
@@ -26,7 +25,7 @@ import { registerBodyRules } from './plugins/request-bodies';
 import { registerSession, sessionCookie } from './plugins/session';
 import { registerJsonCompression, registerWebApp, spaPageSender } from './plugins/web-app';
 import { fileMailer, smtpMailer, type Mailer } from './providers/mail/mailer';
-import { createServices } from './services';
+import { createServices, type Services } from './services';
 
 /** The URL without its query string, and with a sign-in link's secret replaced. */
 export function redactUrl(url: string): string {
@@ -123,33 +122,22 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerObservability(app, { database, outbox: services.outbox, metrics, metricsToken: config.metricsToken });
   await app.register(fastifyCookie);
   const cookie = sessionCookie({ secure: config.secureCookies, maxAgeSeconds: config.session.absoluteDays * 86_400 });
-  const guard = registerSession(app, { sessions: services.sessions, cookie });
+  registerSession(app, { sessions: services.sessions, cookie });
   registerBodyRules(app, { defaultLimit: DEFAULT_BODY_LIMIT });
-
-  const ctx: AppContext = {
-    config,
-    database,
-    clock,
-    log: app.log,
-    mailer,
-    limiter,
-    rateLimit: createRateLimit(limiter),
-    guard,
-    cookie,
-    services,
-    metrics,
-  };
 
   await registerOpenApi(app, config);
 
+  // Each module's routes get the services and settings they use, and nothing else.
+  const rateLimit = createRateLimit(limiter);
+  const { auth, sessions, users, account, licenses, billing, products } = services;
   await app.register(
     async (api) => {
-      await api.register(authRoutes, { ctx });
-      await api.register(googleRoutes, { ctx });
-      await api.register(usersRoutes, { ctx });
-      await api.register(licensesRoutes, { ctx });
-      await api.register(billingRoutes, { ctx });
-      await api.register(productsRoutes, { ctx });
+      await api.register(authRoutes, { config, auth, sessions, cookie, rateLimit });
+      await api.register(googleRoutes, { config, auth, clock, cookie, rateLimit, limiter });
+      await api.register(usersRoutes, { config, users, account, cookie });
+      await api.register(licensesRoutes, { config, licenses, rateLimit });
+      await api.register(billingRoutes, { config, billing, rateLimit });
+      await api.register(productsRoutes, { products });
     },
     { prefix: '/api' },
   );
@@ -166,13 +154,16 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     await mailer.close();
     if (!overrides.database) await database.close();
   });
-  app.decorate('ctx', ctx);
+  app.decorate('ctx', { services, mailer });
   return app;
 }
 
+/** What tests reach past HTTP: the services (to run a job or seed through them) and the mailer. */
+export type AppInternals = { services: Services; mailer: Mailer };
+
 declare module 'fastify' {
   interface FastifyInstance {
-    ctx: AppContext;
+    ctx: AppInternals;
   }
 }
 

@@ -47,11 +47,12 @@ export function createServices(deps: ServiceDeps) {
     sessions,
     outbox,
     audit,
+    users,
   });
-  const licenses = createLicenseService({ ...deps, audit });
+  const licenses = createLicenseService({ ...deps, audit, users });
   const billing = createBillingService({ ...deps, audit, outbox, licenses });
   const products = createProductService({ ...deps, billing, licenses });
-  const account = createAccountService({ ...deps, audit, sessions, outbox, billing, licenses });
+  const account = createAccountService({ ...deps, audit, outbox, users, sessions, auth, billing, licenses });
 
   return {
     audit,

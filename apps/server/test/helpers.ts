@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -58,10 +58,9 @@ export const ORIGIN = 'http://localhost:3000';
 
 export type TestApp = Awaited<ReturnType<typeof buildTestApp>>;
 
-/** The real application on a fresh database, a captured mailbox and a clock tests can move. */
-export async function buildTestApp(env: Record<string, string> = {}) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-data-'));
-  const config = loadConfig({
+/** The API tests' configuration: quiet, no background workers, no rate limits; `env` on top. */
+export function testConfig(dataDir: string, env: Record<string, string> = {}) {
+  return loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,
@@ -72,6 +71,12 @@ export async function buildTestApp(env: Record<string, string> = {}) {
     RATE_LIMIT_LINK_PER_ADDRESS: '0',
     ...env,
   });
+}
+
+/** The real application on a fresh database, a captured mailbox and a clock tests can move. */
+export async function buildTestApp(env: Record<string, string> = {}) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-data-'));
+  const config = testConfig(dataDir, env);
   const database = await createTestDatabase();
   const mailer = memoryMailer();
   const clock = manualClock(new Date());
@@ -122,6 +127,28 @@ export async function buildTestApp(env: Record<string, string> = {}) {
       await app.close();
       await database.close();
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The real application serving a web build that `write` puts into a new temporary folder (which
+ * has an empty `assets/`), on a fresh database.
+ */
+export async function buildWebTestApp(prefix: string, write: (dir: string) => void) {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  mkdirSync(path.join(dir, 'assets'));
+  write(dir);
+  const database = await createTestDatabase();
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: path.join(dir, 'data'), WORKERS: 'false' });
+  const app = await buildApp(config, { database, webDist: dir, logger: false });
+  await app.ready();
+  return {
+    app,
+    async close() {
+      await app.close();
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { addIntervals, prorate } from '../src/modules/billing/proration';
+import { addIntervals, prorate } from '../src/providers/billing/local/proration';
 
 /**
  * A local HTTP server that speaks Stripe's wire format for exactly the calls the portal makes:

@@ -27,84 +27,86 @@ export type OperationName = {
    * The success answer, for routes whose schema declares none (a redirect, a 204, a file); routes
    * with a 2xx response schema keep theirs.
    */
-  success?: { status: number; description: string };
+  success?: Success;
 };
 
-const op = (operationId: string, tag: ApiTag, success?: OperationName['success']): OperationName => ({
-  operationId,
-  tag,
-  ...(success ? { success } : {}),
-});
+/** A success answer: its status and description. */
+type Success = readonly [status: number, description: string];
 
-export const OPERATIONS: Readonly<Record<string, OperationName>> = {
-  'GET /api/config': op('getConfig', 'config'),
-
-  'POST /api/auth/link': op('requestLink', 'auth'),
-  'GET /api/auth/link/{id}': op('redeemLink', 'auth'),
-  'GET /api/auth/recipient/{id}': op('getLinkRecipient', 'auth'),
-  'GET /api/auth/session': op('getSession', 'auth'),
-  'GET /api/auth/logout': op('logout', 'auth'),
-  'GET /api/auth/google/': op('startGoogleSignIn', 'auth', {
-    status: 302,
-    description: "Redirect to Google's sign-in page (Google sign-in configured)",
-  }),
-  'GET /api/auth/google/callback': op('completeGoogleSignIn', 'auth', {
-    status: 303,
-    description: 'Redirect into the app with a new session, or to /login with an error',
-  }),
-
-  'POST /api/users/onboarding': op('completeOnboarding', 'users'),
-  'PATCH /api/users/profile': op('updateProfile', 'users'),
-  'GET /api/users/activity': op('listActivity', 'users'),
-  'GET /api/users/export': op('exportData', 'users'),
-  'DELETE /api/users/': op('deleteAccount', 'users', {
-    status: 204,
-    description: 'The account is deleted and the session ended',
-  }),
-
-  'GET /api/licenses/': op('listLicenses', 'licenses'),
-  'GET /api/licenses/public-key': op('getPublicKey', 'licenses'),
-  'GET /api/licenses/{licenseKey}/nodes': op('listNodes', 'licenses'),
-  'DELETE /api/licenses/{licenseKey}/nodes/{id}': op('releaseNode', 'licenses', {
-    status: 204,
-    description: 'The node is released and its slot free',
-  }),
-  'POST /api/licenses/{licenseKey}/activate': op('activateLicense', 'licenses'),
-  'POST /api/licenses/{licenseKey}/validate': op('validateLicense', 'licenses'),
-  'GET /api/licenses/{licenseKey}/file': op('downloadLicenseFile', 'licenses'),
-
-  'GET /api/billing/prices': op('listPrices', 'billing'),
-  'GET /api/billing/methods/': op('listPaymentMethods', 'billing'),
-  'DELETE /api/billing/methods/{id}': op('removePaymentMethod', 'billing'),
-  'POST /api/billing/intents/setup': op('createSetupIntent', 'billing'),
-  'POST /api/billing/local/confirm-setup': op('confirmLocalSetup', 'billing'),
-  'POST /api/billing/intents/checkout': op('checkout', 'billing'),
-  'GET /api/billing/subscriptions/': op('listSubscriptions', 'billing'),
-  'GET /api/billing/subscriptions/{stripeId}/invoices': op('listInvoices', 'billing'),
-  'PATCH /api/billing/subscriptions/{stripeId}/': op('updateInterval', 'billing'),
-  'DELETE /api/billing/subscriptions/{stripeId}/': op('cancelSubscription', 'billing'),
-  'PUT /api/billing/subscriptions/{stripeId}/quantity': op('updateQuantity', 'billing'),
-  'POST /api/billing/subscriptions/{stripeId}/reactivate': op('reactivateSubscription', 'billing'),
-  'POST /api/billing/subscriptions/{stripeId}/preview': op('previewChange', 'billing'),
-  // Served only with Stripe configured.
-  'POST /api/billing/webhook': op('handleWebhook', 'billing'),
-  'GET /api/billing/invoices/{id}': op('getInvoice', 'billing', {
-    status: 200,
-    description: 'The printable invoice page (HTML); on Stripe a 303 redirect to its hosted invoice',
-  }),
-
-  'GET /api/products/support': op('getSupportInfo', 'products'),
-  'GET /api/products/licenses': op('getLicenseSummary', 'products'),
-  'GET /api/products/pce/download': op('getDownload', 'products'),
-  'GET /api/products/pce/files/{filename}': op('downloadProductFile', 'products', {
-    status: 200,
-    description: 'The file (206 with a Range header, 304 when the ETag matches)',
-  }),
-  'HEAD /api/products/pce/files/{filename}': op('headProductFile', 'products', {
-    status: 200,
-    description: "The file's headers: size, ETag, Accept-Ranges",
-  }),
+/** Each tag's operations: `METHOD path` → operationId. */
+const NAMES: Readonly<Record<ApiTag, Readonly<Record<string, string>>>> = {
+  config: { 'GET /api/config': 'getConfig' },
+  auth: {
+    'POST /api/auth/link': 'requestLink',
+    'GET /api/auth/link/{id}': 'redeemLink',
+    'GET /api/auth/recipient/{id}': 'getLinkRecipient',
+    'GET /api/auth/session': 'getSession',
+    'GET /api/auth/logout': 'logout',
+    'GET /api/auth/google/': 'startGoogleSignIn',
+    'GET /api/auth/google/callback': 'completeGoogleSignIn',
+  },
+  users: {
+    'POST /api/users/onboarding': 'completeOnboarding',
+    'PATCH /api/users/profile': 'updateProfile',
+    'GET /api/users/activity': 'listActivity',
+    'GET /api/users/export': 'exportData',
+    'DELETE /api/users/': 'deleteAccount',
+  },
+  licenses: {
+    'GET /api/licenses/': 'listLicenses',
+    'GET /api/licenses/public-key': 'getPublicKey',
+    'GET /api/licenses/{licenseKey}/nodes': 'listNodes',
+    'DELETE /api/licenses/{licenseKey}/nodes/{id}': 'releaseNode',
+    'POST /api/licenses/{licenseKey}/activate': 'activateLicense',
+    'POST /api/licenses/{licenseKey}/validate': 'validateLicense',
+    'GET /api/licenses/{licenseKey}/file': 'downloadLicenseFile',
+  },
+  billing: {
+    'GET /api/billing/prices': 'listPrices',
+    'GET /api/billing/methods/': 'listPaymentMethods',
+    'DELETE /api/billing/methods/{id}': 'removePaymentMethod',
+    'POST /api/billing/intents/setup': 'createSetupIntent',
+    'POST /api/billing/local/confirm-setup': 'confirmLocalSetup',
+    'POST /api/billing/intents/checkout': 'checkout',
+    'GET /api/billing/subscriptions/': 'listSubscriptions',
+    'GET /api/billing/subscriptions/{stripeId}/invoices': 'listInvoices',
+    'PATCH /api/billing/subscriptions/{stripeId}/': 'updateInterval',
+    'DELETE /api/billing/subscriptions/{stripeId}/': 'cancelSubscription',
+    'PUT /api/billing/subscriptions/{stripeId}/quantity': 'updateQuantity',
+    'POST /api/billing/subscriptions/{stripeId}/reactivate': 'reactivateSubscription',
+    'POST /api/billing/subscriptions/{stripeId}/preview': 'previewChange',
+    // Served only with Stripe configured.
+    'POST /api/billing/webhook': 'handleWebhook',
+    'GET /api/billing/invoices/{id}': 'getInvoice',
+  },
+  products: {
+    'GET /api/products/support': 'getSupportInfo',
+    'GET /api/products/licenses': 'getLicenseSummary',
+    'GET /api/products/pce/download': 'getDownload',
+    'GET /api/products/pce/files/{filename}': 'downloadProductFile',
+    'HEAD /api/products/pce/files/{filename}': 'headProductFile',
+  },
 };
+
+/** The success answer (status, description) of the operations whose schema declares none. */
+const SUCCESS: Readonly<Record<string, Success>> = {
+  'GET /api/auth/google/': [302, "Redirect to Google's sign-in page (Google sign-in configured)"],
+  'GET /api/auth/google/callback': [303, 'Redirect into the app with a new session, or to /login with an error'],
+  'DELETE /api/users/': [204, 'The account is deleted and the session ended'],
+  'DELETE /api/licenses/{licenseKey}/nodes/{id}': [204, 'The node is released and its slot free'],
+  'GET /api/billing/invoices/{id}': [200, 'The printable invoice page (HTML); on Stripe a 303 redirect to its hosted invoice'],
+  'GET /api/products/pce/files/{filename}': [200, 'The file (206 with a Range header, 304 when the ETag matches)'],
+  'HEAD /api/products/pce/files/{filename}': [200, "The file's headers: size, ETag, Accept-Ranges"],
+};
+
+export const OPERATIONS: Readonly<Record<string, OperationName>> = Object.fromEntries(
+  Object.entries(NAMES).flatMap(([tag, names]) =>
+    Object.entries(names).map(([key, operationId]) => {
+      const success = SUCCESS[key];
+      return [key, { operationId, tag: tag as ApiTag, ...(success && { success }) }];
+    }),
+  ),
+);
 
 /**
  * The second spelling of a path the specification writes with (or without) a trailing slash: the

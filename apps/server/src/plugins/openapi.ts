@@ -44,7 +44,10 @@ export function nameOperations(document: Document): Document {
       if (!name) continue;
       const responses = { ...operation.responses };
       const hasSuccess = Object.keys(responses).some((code) => /^[23]\d\d$/.test(code));
-      if (!hasSuccess && name.success) responses[String(name.success.status)] = { description: name.success.description };
+      if (!hasSuccess && name.success) {
+        const [status, description] = name.success;
+        responses[String(status)] = { description };
+      }
       // GET and HEAD of one route share one object: each gets its own copy and its own name.
       named[method] = {
         ...operation,

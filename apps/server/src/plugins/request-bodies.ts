@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 
 import { AppError } from '../lib/errors';
 
 /** Methods whose bodies Fastify parses (GET and HEAD bodies are never read). */
-export const PARSED = new Set(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+const PARSED = new Set(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /** The route's methods, as a list. */
-export const methodsOf = (route: { method: string | string[] }) => (Array.isArray(route.method) ? route.method : [route.method]);
+const methodsOf = (route: { method: string | string[] }) => (Array.isArray(route.method) ? route.method : [route.method]);
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,18 +1,13 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app';
-import { loadConfig } from '../config';
-import { createTestDatabase } from '../../test/helpers';
-import type { Database } from '../db/client';
+import { buildWebTestApp } from '../../test/helpers';
 import { JSON_COMPRESSION_THRESHOLD, pickEncoding } from './web-app';
 
 let app: FastifyInstance;
-let database: Database;
-let dir: string;
+let close: () => Promise<void>;
 const script = `console.log(${JSON.stringify('x'.repeat(4000))});`;
 const html = `<!doctype html><title>Portal</title><div id="root"></div>${' '.repeat(600)}`;
 
@@ -24,21 +19,13 @@ function writeWithCopies(file: string, body: string) {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'portal-web-compress-'));
-  mkdirSync(path.join(dir, 'assets'));
-  writeWithCopies(path.join(dir, 'index.html'), html);
-  writeWithCopies(path.join(dir, 'assets', 'index-abc123.js'), script);
-  writeFileSync(path.join(dir, 'robots.txt'), 'User-agent: *\nDisallow: /\n');
-  database = await createTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: path.join(dir, 'data'), WORKERS: 'false' });
-  app = await buildApp(config, { database, webDist: dir, logger: false });
-  await app.ready();
+  ({ app, close } = await buildWebTestApp('portal-web-compress-', (dir) => {
+    writeWithCopies(path.join(dir, 'index.html'), html);
+    writeWithCopies(path.join(dir, 'assets', 'index-abc123.js'), script);
+    writeFileSync(path.join(dir, 'robots.txt'), 'User-agent: *\nDisallow: /\n');
+  }));
 });
-afterAll(async () => {
-  await app.close();
-  await database.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => close());
 
 describe('compressed delivery of the built web app', () => {
   it('sends the build-time Brotli copy of an asset to a client that accepts it', async () => {

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { buildTestApp, ORIGIN, type TestApp } from '../helpers';
-import { startOidcProvider, type TestOidcProvider } from '../oidc-provider';
+import { buildGoogleTestApp, type GoogleTestApp } from '../google-test-app';
+import { ORIGIN, type TestApp } from '../helpers';
+import type { TestOidcProvider } from '../oidc-provider';
 import { oddText } from './arbitraries';
 import { customerWithEverything, publishRelease } from './customers';
 import { checkRoute, fuzzedRoutes, type Case, type FuzzTarget } from './harness';
@@ -12,25 +13,18 @@ import { checkRoute, fuzzedRoutes, type Case, type FuzzTarget } from './harness'
  * release behind a signed URL). The properties are in harness.ts; one app for the whole file.
  */
 
+let google: GoogleTestApp | undefined;
 let op: TestOidcProvider;
 let t: TestApp;
 let target: FuzzTarget;
 beforeAll(async () => {
-  op = await startOidcProvider();
-  t = await buildTestApp({
-    GOOGLE_CLIENT_ID: 'test-client',
-    GOOGLE_CLIENT_SECRET: 'test-secret',
-    OIDC_ISSUER: op.issuer,
-    SESSION_SECRET: 'fuzz-accounts-session-secret-0123456789abcdef',
-  });
+  google = await buildGoogleTestApp('fuzz-accounts-session-secret-0123456789abcdef');
+  ({ op, t } = google);
   const customer = await customerWithEverything(t, 'fuzz-accounts@example.com');
   const download = await publishRelease(t, customer.cookie);
   target = { t, cookie: customer.cookie, ids: { ...customer.ids, download } };
 });
-afterAll(async () => {
-  await t?.close();
-  await op?.close();
-});
+afterAll(() => google?.close());
 
 /** A flow cookie as a browser might bring it back to the callback: garbage, truncated, oversized. */
 const flowCookie = fc

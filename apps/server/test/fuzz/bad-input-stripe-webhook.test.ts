@@ -1,8 +1,7 @@
 import fc from 'fast-check';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers';
-import { startStripeWireServer, type StripeWireServer } from '../stripe-wire-server';
+import type { TestApp } from '../helpers';
+import { buildStripeTestApp, type StripeTestApp } from '../stripe-test-app';
 import { oddText } from './arbitraries';
 import { changedTables, dbStateReader, settle, type DbState } from './db-state';
 import { ErrorBodySchema, RUNS, SEED } from './harness';
@@ -15,41 +14,25 @@ import { ROUTES, routeId } from './routes';
  * change nothing; correctly signed but odd events never make the server fail.
  */
 
-const SECRET_KEY = 'sk_test_fuzz_webhook';
 const WEBHOOK_SECRET = 'whsec_fuzz_webhook';
 const route = ROUTES.find((r) => r.access === 'webhook')!;
-const sdk = new Stripe(SECRET_KEY);
 
+let stripe: StripeTestApp | undefined;
 let t: TestApp;
-let wire: StripeWireServer;
 let reader: Awaited<ReturnType<typeof dbStateReader>>;
 beforeAll(async () => {
-  wire = await startStripeWireServer({
-    secretKey: SECRET_KEY,
-    prices: [
-      { id: 'price_month', unitAmount: 2500, currency: 'usd', interval: 'month' },
-      { id: 'price_year', unitAmount: 25000, currency: 'usd', interval: 'year' },
-    ],
-    now: () => (t ? t.clock.now() : new Date()),
+  stripe = await buildStripeTestApp({
+    secretKey: 'sk_test_fuzz_webhook',
+    publishableKey: 'pk_test_fuzz',
+    webhookSecret: WEBHOOK_SECRET,
   });
-  t = await buildTestApp({
-    STRIPE_SECRET_KEY: SECRET_KEY,
-    STRIPE_PUBLISHABLE_KEY: 'pk_test_fuzz',
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_URL: wire.url,
-    STRIPE_PRICE_MONTH: 'price_month',
-    STRIPE_PRICE_YEAR: 'price_year',
-  });
+  t = stripe.t;
   reader = await dbStateReader(t);
 });
-afterAll(async () => {
-  await t?.close();
-  await wire?.close();
-});
+afterAll(() => stripe?.close());
 
 const nowSeconds = () => Math.floor(t.clock.now().getTime() / 1000);
-const sign = (payload: string, secret = WEBHOOK_SECRET, timestamp = nowSeconds()) =>
-  sdk.webhooks.generateTestHeaderString({ payload, secret, timestamp });
+const sign = (payload: string, secret = WEBHOOK_SECRET, timestamp = nowSeconds()) => stripe!.sign(payload, { secret, timestamp });
 
 type Delivery = {
   label: string;

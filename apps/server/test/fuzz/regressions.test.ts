@@ -53,6 +53,15 @@ const signedWebhook = (event: unknown): InjectOptions => {
   };
 };
 
+/** A profile update holding text the database cannot store. */
+const unstorableProfile = (name: string, payload: Record<string, string>): Regression => ({
+  bug: 'unstorable-text-reaches-the-database',
+  name,
+  status: 400,
+  message: 'Remove the invisible control characters from this text',
+  request: () => ({ method: 'PATCH', url: '/api/users/profile', headers: { cookie }, payload }),
+});
+
 const REGRESSIONS: Regression[] = [
   {
     bug: 'router-errors-skip-the-error-handler',
@@ -68,30 +77,12 @@ const REGRESSIONS: Regression[] = [
     message: 'This address is not valid',
     request: () => ({ method: 'GET', url: '/api/licenses/%E0%A4%A/nodes', headers: { cookie } }),
   },
-  {
-    bug: 'unstorable-text-reaches-the-database',
-    name: 'a NUL in the first name',
-    status: 400,
-    message: 'Remove the invisible control characters from this text',
-    request: () => ({
-      method: 'PATCH',
-      url: '/api/users/profile',
-      headers: { cookie },
-      payload: { fname: 'a\u0000b', lname: 'x' },
-    }),
-  },
-  {
-    bug: 'unstorable-text-reaches-the-database',
-    name: 'a lone surrogate after a non-ASCII character in the company',
-    status: 400,
-    message: 'Remove the invisible control characters from this text',
-    request: () => ({
-      method: 'PATCH',
-      url: '/api/users/profile',
-      headers: { cookie },
-      payload: { fname: 'a', lname: 'b', company: '\u4e2d\udc00' },
-    }),
-  },
+  unstorableProfile('a NUL in the first name', { fname: 'a\u0000b', lname: 'x' }),
+  unstorableProfile('a lone surrogate after a non-ASCII character in the company', {
+    fname: 'a',
+    lname: 'b',
+    company: '\u4e2d\udc00',
+  }),
   {
     bug: 'unstorable-text-reaches-the-database',
     name: 'a NUL in a node hostname',

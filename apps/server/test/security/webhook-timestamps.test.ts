@@ -1,40 +1,22 @@
 import { count } from 'drizzle-orm';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookEvents } from '../../src/db/schema/index';
-import { buildTestApp, type TestApp } from '../helpers';
-import { startStripeWireServer, type StripeWireServer } from '../stripe-wire-server';
+import type { TestApp } from '../helpers';
+import { buildStripeTestApp, type StripeTestApp } from '../stripe-test-app';
 
 /** Issue 14, item 5: a signed Stripe event is accepted only within the tolerance, on both sides of our clock. */
 
-const SECRET_KEY = 'sk_test_wire_future';
-const WEBHOOK_SECRET = 'whsec_test_future';
-const sdk = new Stripe(SECRET_KEY);
-
+let stripe: StripeTestApp;
 let t: TestApp;
-let wire: StripeWireServer;
 beforeAll(async () => {
-  wire = await startStripeWireServer({
-    secretKey: SECRET_KEY,
-    prices: [
-      { id: 'price_month', unitAmount: 2500, currency: 'usd', interval: 'month' },
-      { id: 'price_year', unitAmount: 25000, currency: 'usd', interval: 'year' },
-    ],
-    now: () => t.clock.now(),
+  stripe = await buildStripeTestApp({
+    secretKey: 'sk_test_wire_future',
+    publishableKey: 'pk_test_future',
+    webhookSecret: 'whsec_test_future',
   });
-  t = await buildTestApp({
-    STRIPE_SECRET_KEY: SECRET_KEY,
-    STRIPE_PUBLISHABLE_KEY: 'pk_test_future',
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_URL: wire.url,
-    STRIPE_PRICE_MONTH: 'price_month',
-    STRIPE_PRICE_YEAR: 'price_year',
-  });
+  t = stripe.t;
 });
-afterAll(async () => {
-  await t.close();
-  await wire.close();
-});
+afterAll(() => stripe.close());
 
 const eventCount = async () => (await t.db.select({ n: count() }).from(webhookEvents))[0]!.n;
 const nowSeconds = () => Math.floor(t.clock.now().getTime() / 1000);
@@ -47,7 +29,7 @@ function post(id: string, timestamp: number) {
     created: timestamp,
     data: { object: { id: 'cus_unknown_to_the_portal', object: 'customer' } },
   });
-  const signature = sdk.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp });
+  const signature = stripe.sign(payload, { timestamp });
   return t.app.inject({
     method: 'POST',
     url: '/api/billing/webhook',

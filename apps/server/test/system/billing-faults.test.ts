@@ -3,12 +3,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  canConnect,
   cleanup,
   createDatabase,
   query,
   request,
-  SHARED_DATABASE_URL,
+  sharedServicesReachable,
   signIn,
   startServer,
   uniqueId,
@@ -17,8 +16,7 @@ import {
   type ServerProcess,
 } from './harness';
 
-const reachable = await canConnect(SHARED_DATABASE_URL);
-if (!reachable) console.warn(`billing-faults tests skipped: need PostgreSQL at ${SHARED_DATABASE_URL}`);
+const reachable = await sharedServicesReachable('billing-faults');
 
 /** The local engine's default monthly price per node (PRICE_MONTH), in minor units. */
 const MONTH_UNIT_AMOUNT = 2500;

@@ -6,8 +6,10 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { vi } from 'vitest';
+import { SERVER_BUNDLE } from '../../../../scripts/build-server.mjs';
 
 // These tests start whole server processes (tsx, migrations, PGlite): on a busy 2-core machine one
 // start can take a minute, so they wait for the signal they expect rather than for a clock.
@@ -24,8 +26,8 @@ vi.setConfig({ testTimeout: 600_000, hookTimeout: 600_000 });
 const run = promisify(execFile);
 export const ROOT = path.resolve(import.meta.dirname, '../../../..');
 const SERVER_ENTRY = path.join(ROOT, 'apps/server/src/server.ts');
-/** The bundle `npm start` runs (scripts/build-server.mjs). */
-export const SERVER_BUNDLE = path.join(ROOT, 'apps/server/dist/server.mjs');
+/** The bundle `npm start` runs (scripts/build-server.mjs); in tests, one per run (vitest.config.ts). */
+export { SERVER_BUNDLE };
 export const WEB_INDEX = path.join(ROOT, 'apps/web/dist/index.html');
 
 export const SHARED_DATABASE_URL =
@@ -504,6 +506,35 @@ export async function throwawayPostgres() {
   });
   await self.start();
   return self;
+}
+
+/**
+ * Whether the shared PostgreSQL (and with `redis`, the shared Redis) answers; warns that `tests` are
+ * skipped when not. CI has every service: there a missing one fails the tests instead of skipping
+ * them, so callers skip with `describe.skipIf(!reachable && !process.env.CI)`.
+ */
+export async function sharedServicesReachable(tests: string, { redis = false } = {}): Promise<boolean> {
+  const reachable = (await canConnect(SHARED_DATABASE_URL)) && (!redis || (await redisReachable()));
+  if (!reachable)
+    console.warn(`${tests} tests skipped: need PostgreSQL at ${SHARED_DATABASE_URL}${redis ? ` and Redis at ${REDIS_URL}` : ''}`);
+  return reachable;
+}
+
+async function redisReachable() {
+  const redis = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    connectTimeout: 2000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  try {
+    await redis.connect();
+    return (await redis.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /** The database for a test that needs one but does not test it: PostgreSQL when reachable, else PGlite. */

@@ -53,6 +53,8 @@ async function startBehindReader(database: Record<string, string>) {
       DATA_DIR: tempDir('portal-sys-log-'),
       // Two lines per request: load fills a stalled pipe within a few thousand requests.
       LOG_LEVEL: 'info',
+      // This run's bundle (vitest.config.ts), fresh: `npm start` need not bundle the server again.
+      ...(process.env.SERVER_BUNDLE ? { SERVER_BUNDLE: process.env.SERVER_BUNDLE } : {}),
       ...database,
     },
   });

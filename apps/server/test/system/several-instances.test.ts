@@ -2,7 +2,6 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateLicenseKey } from '../../src/modules/licenses/license-key';
 import {
-  canConnect,
   cleanup,
   createDatabase,
   drizzleMigrationCount,
@@ -11,7 +10,7 @@ import {
   readMails,
   REDIS_URL,
   request,
-  SHARED_DATABASE_URL,
+  sharedServicesReachable,
   signIn,
   startServer,
   uniqueId,
@@ -19,25 +18,7 @@ import {
   type ServerProcess,
 } from './harness';
 
-async function redisReachable() {
-  const redis = new Redis(REDIS_URL, {
-    lazyConnect: true,
-    connectTimeout: 2000,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
-const reachable = (await canConnect(SHARED_DATABASE_URL)) && (await redisReachable());
-if (!reachable)
-  console.warn(`several-instances tests skipped: need PostgreSQL at ${SHARED_DATABASE_URL} and Redis at ${REDIS_URL}`);
+const reachable = await sharedServicesReachable('several-instances', { redis: true });
 
 /**
  * Two instances behind one load balancer share PostgreSQL and Redis: nothing one of them knows is

@@ -1,9 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateLicenseKey } from '../../src/modules/licenses/license-key';
-import { canConnect, cleanup, createDatabase, query, request, runToExit, SHARED_DATABASE_URL, startServer } from './harness';
+import { cleanup, createDatabase, query, request, runToExit, sharedServicesReachable, startServer } from './harness';
 
-const reachable = await canConnect(SHARED_DATABASE_URL);
-if (!reachable) console.warn(`web-concurrency tests skipped: need PostgreSQL at ${SHARED_DATABASE_URL}`);
+const reachable = await sharedServicesReachable('web-concurrency');
 
 /** WEB_CONCURRENCY: several server processes behind one port (apps/server/src/cluster.ts). */
 describe.skipIf(!reachable && !process.env.CI)('several server processes behind one port', () => {

@@ -1,13 +1,31 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgSequence, primaryKey, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgSequence,
+  primaryKey,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { users } from './users';
+
+/** Who holds a customer and its subscriptions: the embedded engine or Stripe. */
+export const paymentProvider = pgEnum('payment_provider', ['local', 'stripe']);
+/** A subscription's state, in Stripe's words (ours are a subset of its statuses). */
+export const subscriptionStatus = pgEnum('subscription_status', ['active', 'past_due', 'incomplete', 'canceled']);
+export const billingInterval = pgEnum('billing_interval', ['month', 'year']);
 
 /** Our user -> the payment provider's customer. */
 export const customers = pgTable('customers', {
   userId: uuid('user_id')
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
-  provider: text('provider').notNull(),
+  provider: paymentProvider('provider').notNull(),
   providerCustomerId: text('provider_customer_id').notNull().unique(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
@@ -48,11 +66,11 @@ export const subscriptions = pgTable(
     /** The provider's id (`stripeId` in paths), e.g. sub_… */
     providerId: text('provider_id').notNull().unique(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
-    provider: text('provider').notNull(),
-    status: text('status').notNull(),
+    provider: paymentProvider('provider').notNull(),
+    status: subscriptionStatus('status').notNull(),
     plan: text('plan').notNull(),
     quantity: integer('quantity').notNull(),
-    interval: text('interval').notNull(),
+    interval: billingInterval('interval').notNull(),
     unitAmount: integer('unit_amount').notNull(),
     currency: text('currency').notNull(),
     paymentMethodId: text('payment_method_id'),

@@ -12,12 +12,21 @@ import {
   RequestLinkResponseSchema,
   SessionResponseSchema,
 } from '@portal/contract';
-import type { AppContext } from '../../app-context';
+import type { Config } from '../../config';
 import { AppError } from '../../lib/errors';
-import { clientKey } from '../../plugins/rate-limit';
+import { clientKey, type RateLimit } from '../../plugins/rate-limit';
+import { signInRequired, type SessionCookie } from '../../plugins/session';
+import type { AuthService } from './auth.service';
+import type { SessionService } from './sessions';
 import { toSessionUser } from '../users/users.service';
 
-const SMALL_BODY = 16 * 1024;
+export type AuthRoutesDeps = {
+  config: Pick<Config, 'brand' | 'google' | 'stripe' | 'rateLimits'>;
+  auth: Pick<AuthService, 'requestLink' | 'redeemLink' | 'linkRecipient'>;
+  sessions: Pick<SessionService, 'destroy'>;
+  cookie: SessionCookie;
+  rateLimit: RateLimit;
+};
 
 /**
  * The link exchange sets the session cookie, so it runs only for the portal's own page (a
@@ -33,13 +42,13 @@ function refuseUnlessOwnPage(req: FastifyRequest) {
   }
 }
 
-export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+export async function authRoutes(app: FastifyInstance, { config, auth, sessions, cookie, rateLimit }: AuthRoutesDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { config, services, guard, cookie, rateLimit } = ctx;
+  const limitClient = (req: FastifyRequest) => rateLimit(`auth:client:${clientKey(req)}`, config.rateLimits.authPerMinute);
 
   r.get(
     '/config',
-    { schema: { tags: ['auth'], summary: 'What the web app needs before sign-in', response: { 200: PublicConfigSchema } } },
+    { schema: { summary: 'What the web app needs before sign-in', response: { 200: PublicConfigSchema } } },
     async () => ({
       brandName: config.brand.name,
       docsUrl: config.brand.docsUrl,
@@ -52,22 +61,20 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   r.post(
     '/auth/link',
     {
-      bodyLimit: SMALL_BODY,
       schema: {
-        tags: ['auth'],
         summary: 'E-mail a sign-in link (also signs up a new address)',
         body: RequestLinkBodySchema,
         response: { 202: RequestLinkResponseSchema, 400: ErrorSchema, 429: ErrorSchema },
       },
     },
     async (req, reply) => {
-      await rateLimit(`auth:client:${clientKey(req)}`, config.rateLimits.authPerMinute);
+      await limitClient(req);
       await rateLimit(
         `auth:address:${req.body.email}`,
         config.rateLimits.linkPerAddressPerMinute,
         'Too many sign-in links were requested for this address.',
       );
-      await services.auth.requestLink(req.body.email, req.body.to);
+      await auth.requestLink(req.body.email, req.body.to);
       return reply.status(202).send({ sent: true as const });
     },
   );
@@ -78,7 +85,6 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
       // HEAD must not redeem: Fastify's automatic HEAD route would run this handler.
       exposeHeadRoute: false,
       schema: {
-        tags: ['auth'],
         summary: "Redeem a sign-in link: starts a session (only for the portal's own page, never on a navigation)",
         params: LinkIdParamsSchema,
         response: { 200: RedeemLinkResponseSchema, 403: ErrorSchema, 404: ErrorSchema, 410: ErrorSchema, 429: ErrorSchema },
@@ -86,8 +92,8 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     },
     async (req, reply) => {
       refuseUnlessOwnPage(req);
-      await rateLimit(`auth:client:${clientKey(req)}`, config.rateLimits.authPerMinute);
-      const { user, to, sessionSecret } = await services.auth.redeemLink(req.params.id);
+      await limitClient(req);
+      const { user, to, sessionSecret } = await auth.redeemLink(req.params.id);
       cookie.set(reply, sessionSecret);
       return { user: toSessionUser(user), to };
     },
@@ -97,23 +103,23 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     '/auth/recipient/:id',
     {
       schema: {
-        tags: ['auth'],
         summary: 'The address a usable sign-in link was sent to (does not use the link up)',
         params: LinkIdParamsSchema,
         response: { 200: LinkRecipientResponseSchema, 404: ErrorSchema, 410: ErrorSchema, 429: ErrorSchema },
       },
     },
     async (req) => {
-      await rateLimit(`auth:client:${clientKey(req)}`, config.rateLimits.authPerMinute);
-      return services.auth.linkRecipient(req.params.id);
+      await limitClient(req);
+      return auth.linkRecipient(req.params.id);
     },
   );
 
   r.get(
     '/auth/session',
     {
+      // Looked up, not required: signed out, the query decides between 401 and 204 (after its validation).
+      config: { auth: 'optional' },
       schema: {
-        tags: ['auth'],
         summary: 'The signed-in user; with ?optional=true, 204 instead of 401 when nobody is signed in',
         // The web app's start-up check asks with optional=true: a visitor without a session is
         // the normal case there, not an error (a 401 shows as an error in the browser console).
@@ -122,19 +128,14 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
       },
     },
     async (req, reply) => {
-      try {
-        const auth = await guard.requireUser(req);
-        return { user: toSessionUser(auth.user) };
-      } catch (err) {
-        if (req.query.optional === 'true' && err instanceof AppError && err.status === 401) return reply.status(204).send(null);
-        throw err;
-      }
+      if (req.auth) return { user: toSessionUser(req.auth.user) };
+      if (req.query.optional === 'true') return reply.status(204).send(null);
+      throw signInRequired();
     },
   );
 
-  r.get('/auth/logout', { schema: { tags: ['auth'], summary: 'End the session' } }, async (req, reply) => {
-    const auth = await guard.loadAuth(req);
-    if (auth) await services.sessions.destroy(auth.idHash);
+  r.get('/auth/logout', { config: { auth: 'optional' }, schema: { summary: 'End the session' } }, async (req, reply) => {
+    if (req.auth) await sessions.destroy(req.auth.idHash);
     cookie.clear(reply);
     if (req.headers['sec-fetch-mode'] === 'navigate' || String(req.headers.accept ?? '').includes('text/html')) {
       return reply.redirect('/login', 303);

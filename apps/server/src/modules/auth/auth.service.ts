@@ -1,14 +1,16 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { DEFAULT_LANDING, LOGIN_LINK_TTL_MINUTES } from '@portal/contract';
-import type { Db } from '../../db/client';
-import { loginLinks, users } from '../../db/schema/index';
+import type { Db, Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { randomSecret, sha256 } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
+import type { IdentityClaims } from '../../providers/identity';
 import type { AuditService } from '../audit/audit.service';
 import type { OutboxService } from '../outbox/outbox.service';
-import type { SessionService, UserRow } from './sessions';
+import type { UserRow } from '../users/users.repository';
+import type { UserService } from '../users/users.service';
+import { loginLinksRepository as links, type LinkRow } from './auth.repository';
+import type { SessionService } from './sessions';
 import { signInEmail } from './sign-in-email';
 
 export type AuthDeps = {
@@ -20,6 +22,7 @@ export type AuthDeps = {
   sessions: SessionService;
   outbox: OutboxService;
   audit: AuditService;
+  users: Pick<UserService, 'findOrCreateByEmail' | 'findByEmail' | 'findByIdentity' | 'linkIdentity' | 'createFromIdentity'>;
 };
 
 /** Sign-up and sign-in by e-mailed link are one flow: the first redeemed link creates the user. */
@@ -34,11 +37,8 @@ export function createAuthService(deps: AuthDeps) {
     if (to) url.searchParams.set('to', to);
     await db.transaction(async (tx) => {
       // A newer link voids the older ones of the same address.
-      await tx
-        .update(loginLinks)
-        .set({ voidedAt: now })
-        .where(and(eq(loginLinks.email, email), isNull(loginLinks.usedAt), isNull(loginLinks.voidedAt)));
-      await tx.insert(loginLinks).values({
+      await links.voidOpen(tx, email, now);
+      await links.insert(tx, {
         tokenHash: sha256(secret),
         email,
         redirectTo: to ?? null,
@@ -59,37 +59,15 @@ export function createAuthService(deps: AuthDeps) {
     const tokenHash = sha256(secret);
     const now = clock.now();
     return db.transaction(async (tx) => {
-      const [link] = await tx
-        .update(loginLinks)
-        .set({ usedAt: now })
-        .where(
-          and(
-            eq(loginLinks.tokenHash, tokenHash),
-            isNull(loginLinks.usedAt),
-            isNull(loginLinks.voidedAt),
-            sql`${loginLinks.expiresAt} > ${now.toISOString()}`,
-          ),
-        )
-        .returning();
+      const link = await links.redeem(tx, tokenHash, now);
       if (!link) {
-        const [known] = await tx.select().from(loginLinks).where(eq(loginLinks.tokenHash, tokenHash)).limit(1);
+        const known = await links.findByHash(tx, tokenHash);
         // A link that just stopped being usable (a parallel redemption, the expiry) is reported as such.
         throw whyUnusable(known, now) ?? new AppError('LINK_USED', 'This sign-in link was already used. Request a new one.');
       }
-      await tx.insert(users).values({ email: link.email, createdAt: now }).onConflictDoNothing();
-      const [user] = await tx
-        .select()
-        .from(users)
-        .where(sql`lower(${users.email}) = ${link.email}`)
-        .limit(1);
-      if (!user) throw new AppError('INTERNAL', 'The account could not be loaded');
+      const user = await deps.users.findOrCreateByEmail(tx, link.email);
       const sessionSecret = await deps.sessions.create(tx, user.id, 'link');
-      await deps.audit.record(tx, {
-        userId: user.id,
-        actor: user.email,
-        action: 'signed_in',
-        summary: 'Signed in with an e-mailed link',
-      });
+      await deps.audit.record(tx, { type: 'signed_in', method: 'link', userId: user.id, actor: user.email });
       return { user, to: link.redirectTo ?? DEFAULT_LANDING, sessionSecret };
     });
   }
@@ -100,11 +78,7 @@ export function createAuthService(deps: AuthDeps) {
    */
   async function linkRecipient(secret: string): Promise<{ email: string }> {
     const now = clock.now();
-    const [link] = await db
-      .select()
-      .from(loginLinks)
-      .where(eq(loginLinks.tokenHash, sha256(secret)))
-      .limit(1);
+    const link = await links.findByHash(db, sha256(secret));
     const problem = whyUnusable(link, now);
     if (problem) throw problem;
     return { email: link!.email };
@@ -116,80 +90,45 @@ export function createAuthService(deps: AuthDeps) {
    * provider vouches for the address; otherwise whoever controls an unverified identity could take
    * over, or pre-register, the account of the address's real owner.
    */
-  async function signInWithIdentity(id: {
-    issuer: string;
-    subject: string;
-    email: string;
-    emailVerified: boolean;
-    fname: string;
-    lname: string;
-    picture: string | null;
-  }): Promise<{ user: UserRow; sessionSecret: string }> {
+  async function signInWithIdentity(id: IdentityClaims): Promise<{ user: UserRow; sessionSecret: string }> {
     const identitySubject = `${id.issuer}|${id.subject}`;
     const email = id.email.trim().toLowerCase();
-    const now = clock.now();
     return db.transaction(async (tx) => {
-      let [user] = await tx.select().from(users).where(eq(users.identitySubject, identitySubject)).limit(1);
+      let user = await deps.users.findByIdentity(tx, identitySubject);
       if (!user) {
         if (!id.emailVerified) {
           throw new AppError('FORBIDDEN', 'Google has not verified this e-mail address. Sign in with an e-mailed link instead.');
         }
-        const [existing] = await tx
-          .select()
-          .from(users)
-          .where(sql`lower(${users.email}) = ${email}`)
-          .limit(1);
+        const existing = await deps.users.findByEmail(tx, email);
         if (existing?.identitySubject) {
           throw new AppError(
             'CONFLICT',
             'This e-mail address belongs to an account that signs in with a different Google account.',
           );
         }
+        const claims = { identitySubject, email, fname: id.fname, lname: id.lname, picture: id.picture };
         if (existing) {
-          [user] = await tx
-            .update(users)
-            .set({
-              identitySubject,
-              // Fill only what the person has not set themselves.
-              fname: existing.fname || id.fname,
-              lname: existing.lname || id.lname,
-              picture: existing.picture ?? id.picture,
-            })
-            .where(eq(users.id, existing.id))
-            .returning();
-          await deps.audit.record(tx, {
-            userId: existing.id,
-            actor: email,
-            action: 'identity_linked',
-            summary: 'Linked sign-in with Google',
-          });
+          user = await deps.users.linkIdentity(tx, existing, claims);
+          await deps.audit.record(tx, { type: 'identity_linked', userId: existing.id, actor: email });
         } else {
-          [user] = await tx
-            .insert(users)
-            .values({
-              email,
-              fname: id.fname,
-              lname: id.lname,
-              picture: id.picture,
-              identitySubject,
-              onboarded: false,
-              createdAt: now,
-            })
-            .returning();
+          user = await deps.users.createFromIdentity(tx, claims);
         }
       }
       if (!user) throw new AppError('INTERNAL', 'The account could not be loaded');
       const sessionSecret = await deps.sessions.create(tx, user.id, 'google');
-      await deps.audit.record(tx, { userId: user.id, actor: user.email, action: 'signed_in', summary: 'Signed in with Google' });
+      await deps.audit.record(tx, { type: 'signed_in', method: 'google', userId: user.id, actor: user.email });
       return { user, sessionSecret };
     });
   }
 
-  return { requestLink, redeemLink, linkRecipient, signInWithIdentity };
+  /** Deletes every sign-in link of the address (account deletion): they hold the address, which is personal data. */
+  async function eraseForUser(tx: Tx, user: { email: string }): Promise<void> {
+    await links.deleteForEmail(tx, user.email);
+  }
+
+  return { requestLink, redeemLink, linkRecipient, signInWithIdentity, eraseForUser };
 }
 export type AuthService = ReturnType<typeof createAuthService>;
-
-type LinkRow = typeof loginLinks.$inferSelect;
 
 /** Why a link cannot be redeemed (the error to answer), or undefined when it can. */
 function whyUnusable(link: LinkRow | undefined, now: Date): AppError | undefined {

@@ -2,17 +2,30 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DEFAULT_LANDING, ErrorSchema, GoogleStartQuerySchema } from '@portal/contract';
-import type { AppContext } from '../../app-context';
-import { persistentSecret } from '../../config';
+import { persistentSecret, type Config } from '../../config';
+import type { Clock } from '../../lib/clock';
 import { sha256 } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
-import { clientKey } from '../../plugins/rate-limit';
+import type { RateLimiter } from '../../lib/rate-limiter';
+import { clientKey, type RateLimit } from '../../plugins/rate-limit';
+import type { SessionCookie } from '../../plugins/session';
 import {
   flowStateCodec,
   IdentityProviderUnavailableError,
   oidcIdentityProvider,
   type IdentityProvider,
 } from '../../providers/identity';
+import type { AuthService } from './auth.service';
+
+export type GoogleRoutesDeps = {
+  config: Pick<Config, 'google' | 'publicUrl' | 'sessionSecret' | 'dataDir' | 'secureCookies' | 'rateLimits'>;
+  auth: Pick<AuthService, 'signInWithIdentity'>;
+  clock: Clock;
+  cookie: SessionCookie;
+  rateLimit: RateLimit;
+  /** Marks a sign-in flow used (shared by every instance when Redis is configured). */
+  limiter: Pick<RateLimiter, 'hit'>;
+};
 
 /** How long a started sign-in may take at the provider before its cookie is refused. */
 const GOOGLE_FLOW_TTL_MS = 10 * 60_000;
@@ -41,9 +54,10 @@ const CallbackQuerySchema = z.looseObject({
 const START_PATHS = ['/auth/google', '/auth/google/'] as const;
 
 /** Sign-in with Google (OpenID Connect, authorization code with PKCE S256, state and nonce). */
-export async function googleRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+export async function googleRoutes(app: FastifyInstance, deps: GoogleRoutesDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { config, services, clock, cookie, rateLimit, limiter, log } = ctx;
+  const { config, auth, clock, cookie, rateLimit, limiter } = deps;
+  const log = app.log;
   const google = config.google;
 
   if (!google) {
@@ -51,11 +65,7 @@ export async function googleRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       throw new AppError('NOT_FOUND', 'Sign-in with Google is not set up on this portal. Sign in with an e-mailed link instead.');
     };
     for (const url of [...START_PATHS, '/auth/google/callback']) {
-      r.get(
-        url,
-        { schema: { tags: ['auth'], summary: 'Sign in with Google (not configured)', response: { 404: ErrorSchema } } },
-        notConfigured,
-      );
+      r.get(url, { schema: { summary: 'Sign in with Google (not configured)', response: { 404: ErrorSchema } } }, notConfigured);
     }
     return;
   }
@@ -78,7 +88,6 @@ export async function googleRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
         schema: {
           // One entry in the API docs is enough for the two spellings.
           hide: url === '/auth/google',
-          tags: ['auth'],
           summary: 'Start sign-in with Google: redirects to the identity provider',
           querystring: GoogleStartQuerySchema,
           response: { 400: ErrorSchema },
@@ -105,7 +114,6 @@ export async function googleRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     '/auth/google/callback',
     {
       schema: {
-        tags: ['auth'],
         summary: 'Where the identity provider returns: starts a session and redirects to the app',
         querystring: CallbackQuerySchema,
       },
@@ -149,7 +157,7 @@ export async function googleRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
 
       let sessionSecret: string;
       try {
-        ({ sessionSecret } = await services.auth.signInWithIdentity(claims));
+        ({ sessionSecret } = await auth.signInWithIdentity(claims));
       } catch (err) {
         if (err instanceof AppError && err.code === 'FORBIDDEN') return toLogin(reply, 'google_email_unverified', to);
         if (err instanceof AppError && err.code === 'CONFLICT') return toLogin(reply, 'google_account_conflict', to);

@@ -4,33 +4,21 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, sessions, users } from '../../db/schema/index';
 import { flowStateCodec } from '../../providers/identity';
+import { buildGoogleTestApp, type GoogleTestApp } from '../../../test/google-test-app';
 import { buildTestApp, type TestApp } from '../../../test/helpers';
-import {
-  authorizeAtProvider,
-  DENY_HINT,
-  startOidcProvider,
-  TEST_REDIRECT_URI,
-  type TestOidcProvider,
-} from '../../../test/oidc-provider';
+import { authorizeAtProvider, DENY_HINT, TEST_REDIRECT_URI, type TestOidcProvider } from '../../../test/oidc-provider';
 
 const SESSION_SECRET = 'google-test-session-secret-0123456789abcdef';
 const FLOW_COOKIE = 'portal_oidc';
 
+let google: GoogleTestApp | undefined;
 let op: TestOidcProvider;
 let t: TestApp;
 beforeAll(async () => {
-  op = await startOidcProvider();
-  t = await buildTestApp({
-    GOOGLE_CLIENT_ID: 'test-client',
-    GOOGLE_CLIENT_SECRET: 'test-secret',
-    OIDC_ISSUER: op.issuer,
-    SESSION_SECRET,
-  });
+  google = await buildGoogleTestApp(SESSION_SECRET);
+  ({ op, t } = google);
 });
-afterAll(async () => {
-  await t?.close();
-  await op?.close();
-});
+afterAll(() => google?.close());
 
 const userCount = async () => (await t.db.select({ n: count() }).from(users))[0]!.n;
 const sessionCount = async () => (await t.db.select({ n: count() }).from(sessions))[0]!.n;

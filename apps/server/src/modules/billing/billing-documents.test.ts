@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { InvoiceRow } from './billing.repository';
+import type { InvoiceRow } from '../../providers/billing/local/local.repository';
 import { renderTemplate } from '../email/render';
 import { escapeHtml, formatMoney, invoicePage } from './billing-documents';
 

@@ -1,4 +1,4 @@
-import type { InvoiceRow } from './billing.repository';
+import type { PrintableInvoice } from '../../providers/billing/gateway';
 
 /** Money in minor units for people: Intl.NumberFormat knows each currency's decimals (JPY has none). */
 export function formatMoney(amountMinor: number, currency: string, locale = 'en-US'): string {
@@ -15,7 +15,7 @@ export function escapeHtml(s: string): string {
 }
 
 /** A printable invoice page: self-contained HTML (inline styles only; no scripts, CSP allows none). */
-export function invoicePage(inv: InvoiceRow, brand: string): string {
+export function invoicePage(inv: PrintableInvoice, brand: string): string {
   const money = (n: number) => escapeHtml(formatMoney(n, inv.currency));
   const subtotal = inv.lines.reduce((s, l) => s + l.amount, 0);
   const creditApplied = Math.max(0, subtotal - inv.amountDue);

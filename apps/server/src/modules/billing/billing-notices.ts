@@ -4,8 +4,10 @@ import type { Db, Tx } from '../../db/client';
 import { billingNotices, paymentMethods, subscriptions } from '../../db/schema/index';
 import type { Clock } from '../../lib/clock';
 import type { OutboxService } from '../outbox/outbox.service';
+import { localRepository as cards } from '../../providers/billing/local/local.repository';
 import { billingRepository as repo, type SubscriptionRow } from './billing.repository';
-import { applyBalance } from './proration';
+import { applyBalance } from '../../providers/billing/local/proration';
+import { describe } from './lifecycle';
 
 /** The yearly renewal notice goes out this many days before the renewal. */
 export const RENEWAL_NOTICE_DAYS = 7;
@@ -15,21 +17,19 @@ export const CARD_NOTICE_DAYS = 30;
 export type NoticeKind = 'renewal-upcoming' | 'card-expiring' | 'payment-failed';
 const DAY_MS = 86_400_000;
 
-const describe = (row: { quantity: number; plan: string; interval: string }) =>
-  `${row.quantity} × ${row.plan} (${row.interval}ly)`;
-
 /**
  * The notices a billing product sends before something goes wrong, for subscriptions of the local
  * engine only: Stripe e-mails its own customers about upcoming renewals, expiring cards and failed
  * payments where the vendor turned those e-mails on, and the portal must not send a second copy.
  * Each notice is sent once per subscription and period: `billing_notices` records it in the
- * transaction that queues the e-mail.
+ * transaction that queues the e-mail. They read the local engine's cards and credit, which are
+ * its own tables (the notices exist for that engine alone).
  */
 export function createBillingNotices(deps: {
   db: Db;
   clock: Clock;
   log: FastifyBaseLogger;
-  outbox: OutboxService;
+  outbox: Pick<OutboxService, 'enqueue' | 'kick'>;
   billingUrl: string;
 }) {
   const { db, clock, outbox, billingUrl } = deps;
@@ -77,7 +77,7 @@ export function createBillingNotices(deps: {
       where: (now) => due('renewal-upcoming', RENEWAL_NOTICE_DAYS, now, eq(subscriptions.interval, 'year')),
       send: async (tx, sub, to) => {
         // What the renewal will charge: a full period, less the account credit it will use.
-        const { amountDue } = applyBalance(sub.quantity * sub.unitAmount, await repo.creditBalance(tx, sub.userId!));
+        const { amountDue } = applyBalance(sub.quantity * sub.unitAmount, await cards.creditBalance(tx, sub.userId!));
         await outbox.enqueue(tx, 'email', {
           to,
           template: 'renewal-upcoming',
@@ -95,7 +95,7 @@ export function createBillingNotices(deps: {
       kind: 'card-expiring',
       where: (now) => due('card-expiring', CARD_NOTICE_DAYS, now, cardExpiresBeforeRenewal),
       send: async (tx, sub, to) => {
-        const card = await repo.findCardById(tx, sub.paymentMethodId!);
+        const card = await cards.findCardById(tx, sub.paymentMethodId!);
         if (!card) return;
         await outbox.enqueue(tx, 'email', {
           to,

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriptions, webhookEvents } from '../../db/schema/index';
-import { buildTestApp, type TestApp } from '../../../test/helpers';
-import { startStripeWireServer, type StripeWireServer } from '../../../test/stripe-wire-server';
+import type { TestApp } from '../../../test/helpers';
+import { buildStripeTestApp, type SignOptions, type StripeTestApp } from '../../../test/stripe-test-app';
+import type { StripeWireServer } from '../../../test/stripe-wire-server';
 import {
   auditActions,
   billingCounts,
@@ -15,47 +15,24 @@ import {
   userIdOf,
 } from './billing-test-helpers';
 
-const SECRET_KEY = 'sk_test_wire_123';
-const WEBHOOK_SECRET = 'whsec_test_wire';
 const START = new Date('2025-01-31T10:00:00.000Z');
-const sdk = new Stripe(SECRET_KEY);
 
+let stripe: StripeTestApp;
 let t: TestApp;
 let wire: StripeWireServer;
 
 beforeAll(async () => {
-  wire = await startStripeWireServer({
-    secretKey: SECRET_KEY,
-    prices: [
-      { id: 'price_month', unitAmount: 2500, currency: 'usd', interval: 'month' },
-      { id: 'price_year', unitAmount: 25000, currency: 'usd', interval: 'year' },
-    ],
-    now: () => (t ? t.clock.now() : START),
-  });
-  t = await buildTestApp({
-    STRIPE_SECRET_KEY: SECRET_KEY,
-    STRIPE_PUBLISHABLE_KEY: 'pk_test_wire',
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_URL: wire.url,
-    STRIPE_PRICE_MONTH: 'price_month',
-    STRIPE_PRICE_YEAR: 'price_year',
-  });
-  t.clock.set(START);
+  stripe = await buildStripeTestApp(
+    { secretKey: 'sk_test_wire_123', publishableKey: 'pk_test_wire', webhookSecret: 'whsec_test_wire' },
+    START,
+  );
+  ({ t, wire } = stripe);
 });
-afterAll(async () => {
-  await t.close();
-  await wire.close();
-});
+afterAll(() => stripe.close());
 
 const get = (url: string, cookie?: string) => t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
 
-function signed(payload: string, opts: { secret?: string; timestamp?: number } = {}) {
-  return sdk.webhooks.generateTestHeaderString({
-    payload,
-    secret: opts.secret ?? WEBHOOK_SECRET,
-    timestamp: opts.timestamp ?? Math.floor(t.clock.now().getTime() / 1000),
-  });
-}
+const signed = (payload: string, opts: SignOptions = {}) => stripe.sign(payload, opts);
 
 async function deliver(event: unknown, opts: { secret?: string; timestamp?: number } = {}) {
   const payload = JSON.stringify(event);

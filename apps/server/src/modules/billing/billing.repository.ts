@@ -1,18 +1,17 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lte, notInArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lte, notInArray } from 'drizzle-orm';
+import type { Interval } from '@portal/contract';
 import type { Tx } from '../../db/client';
-import { customers, invoices, paymentMethods, setupIntents, subscriptions, users, webhookEvents } from '../../db/schema/index';
+import { customers, subscriptions, users, webhookEvents } from '../../db/schema/index';
+import type { ProviderKind, ProviderSubscription } from '../../providers/billing/gateway';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type NewSubscriptionRow = typeof subscriptions.$inferInsert;
-export type InvoiceRow = typeof invoices.$inferSelect;
-export type CardRow = typeof paymentMethods.$inferSelect;
 export type CustomerRow = typeof customers.$inferSelect;
 
-/** INV-999 sorts before INV-1000: compare by length first. */
-const byNumberDesc = [desc(sql`length(${invoices.number})`), desc(invoices.number)];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Drizzle queries of the billing domain; every function joins the caller's transaction. */
+/**
+ * Drizzle queries of the billing domain (customers, subscriptions, webhook events); the gateways
+ * keep their own tables. Every function joins the caller's transaction.
+ */
 export const billingRepository = {
   /** Name and address to bill (renewals and webhooks run without a signed-in user). */
   async findBillTo(tx: Tx, userId: string) {
@@ -29,11 +28,11 @@ export const billingRepository = {
     const [row] = await tx.select().from(customers).where(eq(customers.userId, userId)).limit(1);
     return row;
   },
-  async insertCustomer(tx: Tx, row: { userId: string; provider: string; providerCustomerId: string; createdAt: Date }) {
+  async insertCustomer(tx: Tx, row: { userId: string; provider: ProviderKind; providerCustomerId: string; createdAt: Date }) {
     await tx.insert(customers).values(row).onConflictDoNothing({ target: customers.userId });
   },
   /** The vendor switched payment providers: the user gets a customer at the new one. */
-  async replaceCustomer(tx: Tx, userId: string, provider: string, providerCustomerId: string, at: Date) {
+  async replaceCustomer(tx: Tx, userId: string, provider: ProviderKind, providerCustomerId: string, at: Date) {
     await tx.update(customers).set({ provider, providerCustomerId, createdAt: at }).where(eq(customers.userId, userId));
   },
   /** Serialises a customer's billing changes (checkout, card changes) across instances. */
@@ -44,69 +43,6 @@ export const billingRepository = {
   async findCustomerByProviderId(tx: Tx, providerCustomerId: string): Promise<CustomerRow | undefined> {
     const [row] = await tx.select().from(customers).where(eq(customers.providerCustomerId, providerCustomerId)).limit(1);
     return row;
-  },
-
-  // cards (local engine)
-  async listCards(tx: Tx, customerId: string): Promise<CardRow[]> {
-    return tx
-      .select()
-      .from(paymentMethods)
-      .where(and(eq(paymentMethods.customerId, customerId), isNull(paymentMethods.detachedAt)))
-      .orderBy(desc(paymentMethods.createdAt), desc(paymentMethods.id));
-  },
-  async findCard(tx: Tx, customerId: string, id: string): Promise<CardRow | undefined> {
-    const [row] = await tx
-      .select()
-      .from(paymentMethods)
-      .where(and(eq(paymentMethods.id, id), eq(paymentMethods.customerId, customerId), isNull(paymentMethods.detachedAt)))
-      .limit(1);
-    return row;
-  },
-  /** A card that is still attached, by its globally unique id (the card a subscription charges). */
-  async findCardById(tx: Tx, id: string): Promise<CardRow | undefined> {
-    const [row] = await tx
-      .select()
-      .from(paymentMethods)
-      .where(and(eq(paymentMethods.id, id), isNull(paymentMethods.detachedAt)))
-      .limit(1);
-    return row;
-  },
-  async insertCard(tx: Tx, row: typeof paymentMethods.$inferInsert) {
-    await tx.insert(paymentMethods).values(row);
-  },
-  async setDefaultCard(tx: Tx, customerId: string, id: string) {
-    await tx
-      .update(paymentMethods)
-      .set({ isDefault: sql`${paymentMethods.id} = ${id}` })
-      .where(and(eq(paymentMethods.customerId, customerId), isNull(paymentMethods.detachedAt)));
-  },
-  async detachCard(tx: Tx, customerId: string, id: string, at: Date) {
-    await tx
-      .update(paymentMethods)
-      .set({ detachedAt: at, isDefault: false })
-      .where(and(eq(paymentMethods.id, id), eq(paymentMethods.customerId, customerId)));
-  },
-  async detachAllCards(tx: Tx, customerId: string, at: Date) {
-    await tx
-      .update(paymentMethods)
-      .set({ detachedAt: at, isDefault: false })
-      .where(and(eq(paymentMethods.customerId, customerId), isNull(paymentMethods.detachedAt)));
-  },
-
-  // setup intents (local engine)
-  async insertSetupIntent(tx: Tx, row: typeof setupIntents.$inferInsert) {
-    await tx.insert(setupIntents).values(row);
-  },
-  async lockSetupIntent(tx: Tx, customerId: string, clientSecretHash: string) {
-    const [row] = await tx
-      .select()
-      .from(setupIntents)
-      .where(and(eq(setupIntents.clientSecretHash, clientSecretHash), eq(setupIntents.customerId, customerId)))
-      .for('update');
-    return row;
-  },
-  async completeSetupIntent(tx: Tx, id: string, paymentMethodId: string) {
-    await tx.update(setupIntents).set({ status: 'succeeded', paymentMethodId }).where(eq(setupIntents.id, id));
   },
 
   // subscriptions
@@ -143,7 +79,7 @@ export const billingRepository = {
   async findRecentCheckout(
     tx: Tx,
     userId: string,
-    interval: string,
+    interval: Interval,
     quantity: number,
     since: Date,
   ): Promise<SubscriptionRow | undefined> {
@@ -179,8 +115,44 @@ export const billingRepository = {
     const [row] = await tx.update(subscriptions).set(patch).where(eq(subscriptions.id, id)).returning();
     return row!;
   },
+  /**
+   * Writes a provider's state of a subscription onto our record, inserting it when new. Answers the
+   * record as it was before (when there was one). Our checkout and the provider's webhook may race
+   * to insert it: the loser waits on the row lock and updates what the other inserted.
+   */
+  async saveProviderState(
+    tx: Tx,
+    provider: ProviderKind,
+    state: ProviderSubscription,
+    extra: { userId: string | null; plan: string; checkoutKey?: string | undefined; at: Date },
+  ): Promise<{ before?: SubscriptionRow; row?: SubscriptionRow }> {
+    const { providerId, ...fields } = state;
+    const update = async (before: SubscriptionRow) => ({
+      before,
+      row: await billingRepository.updateSubscription(tx, before.id, {
+        ...fields,
+        ...(extra.checkoutKey && !before.checkoutKey ? { checkoutKey: extra.checkoutKey } : {}),
+        updatedAt: extra.at,
+      }),
+    });
+    const existing = await billingRepository.findSubscriptionByProviderId(tx, providerId, true);
+    if (existing) return update(existing);
+    if (!extra.userId) return {};
+    const row = await billingRepository.insertSubscriptionIfAbsent(tx, {
+      ...fields,
+      providerId,
+      userId: extra.userId,
+      provider,
+      plan: extra.plan,
+      checkoutKey: extra.checkoutKey ?? null,
+      createdAt: extra.at,
+      updatedAt: extra.at,
+    });
+    if (row) return { row };
+    return update((await billingRepository.findSubscriptionByProviderId(tx, providerId, true))!);
+  },
   /** A user's subscriptions of one provider that are not over yet (their cards may be charged again). */
-  async runningSubscriptions(tx: Tx, userId: string, provider: string): Promise<SubscriptionRow[]> {
+  async runningSubscriptions(tx: Tx, userId: string, provider: ProviderKind): Promise<SubscriptionRow[]> {
     return tx
       .select()
       .from(subscriptions)
@@ -212,78 +184,6 @@ export const billingRepository = {
       .limit(1)
       .for('update', { skipLocked: true });
     return row;
-  },
-
-  // invoices (local engine)
-  async insertInvoice(tx: Tx, row: Omit<typeof invoices.$inferInsert, 'number'>): Promise<InvoiceRow> {
-    const [created] = await tx
-      .insert(invoices)
-      .values({ ...row, number: sql`'INV-' || nextval('invoice_number_seq')::text` })
-      .returning();
-    return created!;
-  },
-  async updateInvoice(tx: Tx, id: string, patch: Partial<typeof invoices.$inferInsert>): Promise<InvoiceRow> {
-    const [row] = await tx.update(invoices).set(patch).where(eq(invoices.id, id)).returning();
-    return row!;
-  },
-  async listInvoices(tx: Tx, subscriptionId: string): Promise<InvoiceRow[]> {
-    return tx
-      .select()
-      .from(invoices)
-      .where(eq(invoices.subscriptionId, subscriptionId))
-      .orderBy(desc(invoices.createdAt), ...byNumberDesc);
-  },
-  async listInvoicesForUser(tx: Tx, userId: string): Promise<InvoiceRow[]> {
-    return tx
-      .select()
-      .from(invoices)
-      .where(eq(invoices.userId, userId))
-      .orderBy(desc(invoices.createdAt), ...byNumberDesc);
-  },
-  async openInvoices(tx: Tx, subscriptionId: string): Promise<InvoiceRow[]> {
-    return tx
-      .select()
-      .from(invoices)
-      .where(and(eq(invoices.subscriptionId, subscriptionId), eq(invoices.status, 'open')))
-      .orderBy(asc(invoices.createdAt));
-  },
-  async findInvoiceForUser(tx: Tx, userId: string, id: string): Promise<InvoiceRow | undefined> {
-    if (!UUID.test(id)) return undefined;
-    const [row] = await tx
-      .select()
-      .from(invoices)
-      .where(and(eq(invoices.id, id), eq(invoices.userId, userId)))
-      .limit(1);
-    return row;
-  },
-  /**
-   * Account credit available to the customer: over their invoices, what was due minus what the
-   * lines added up to. A credit invoice (lines < 0, nothing due) adds, credit used on a later
-   * invoice (due < lines) takes away.
-   */
-  async creditBalance(tx: Tx, userId: string): Promise<number> {
-    const [row] = await tx
-      .select({
-        balance: sql<number>`coalesce(sum(${invoices.amountDue} - (select coalesce(sum((l->>'amount')::bigint), 0) from jsonb_array_elements(${invoices.lines}) l)), 0)::int`,
-      })
-      .from(invoices)
-      .where(and(eq(invoices.userId, userId), sql`${invoices.status} <> 'void'`));
-    return Math.max(0, Number(row?.balance ?? 0));
-  },
-  /** Start of the subscription's billing schedule: its first period, or the last interval switch. */
-  async billingAnchor(tx: Tx, subscriptionId: string): Promise<Date | undefined> {
-    const [row] = await tx
-      .select({ periodStart: invoices.periodStart })
-      .from(invoices)
-      .where(
-        and(
-          eq(invoices.subscriptionId, subscriptionId),
-          inArray(invoices.reason, ['subscription_create', 'subscription_interval_change']),
-        ),
-      )
-      .orderBy(desc(invoices.createdAt), ...byNumberDesc)
-      .limit(1);
-    return row?.periodStart;
   },
 
   // webhooks

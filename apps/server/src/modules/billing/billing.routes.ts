@@ -22,17 +22,23 @@ import {
   UpdateQuantityBodySchema,
   WebhookResponseSchema,
 } from '@portal/contract';
-import type { AppContext } from '../../app-context';
+import type { Config } from '../../config';
 import { AppError } from '../../lib/errors';
+import type { RateLimit } from '../../plugins/rate-limit';
+import { signedIn } from '../../plugins/session';
 import { invoicePage } from './billing-documents';
+import type { BillingService } from './billing.service';
 
-const SMALL_BODY = 16 * 1024;
+export type BillingRoutesDeps = {
+  config: Pick<Config, 'brand' | 'rateLimits' | 'stripe'>;
+  billing: BillingService;
+  rateLimit: RateLimit;
+};
 /** Stripe's events are small, but an invoice with many lines can pass 16 KiB. */
 const WEBHOOK_BODY = 512 * 1024;
 
 const errors = {
   400: ErrorSchema,
-  401: ErrorSchema,
   402: ErrorSchema,
   404: ErrorSchema,
   409: ErrorSchema,
@@ -50,85 +56,63 @@ const CheckoutHeadersSchema = z.object({
 /** Some documented paths end in a slash (ALIASES in plugins/openapi-operations.ts); both forms answer. */
 const withSlash = (path: string) => [path, `${path}/`];
 
-export async function billingRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+/** The specification names the path parameter `stripeId`; it is the subscription's id at whichever provider bills it. */
+const subscriptionId = (req: { params: { stripeId: string } }) => req.params.stripeId;
+
+export async function billingRoutes(app: FastifyInstance, { config, billing, rateLimit }: BillingRoutesDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { services, guard, config, rateLimit } = ctx;
-  const billing = services.billing;
-  const tags = ['billing'];
 
   r.get(
     '/billing/prices',
-    { schema: { tags, summary: 'Plan prices per node (minor units)', response: { 200: PriceSchema } } },
+    { schema: { summary: 'Plan prices per node (minor units)', response: { 200: PriceSchema } } },
     async () => billing.prices(),
   );
 
   for (const url of withSlash('/billing/methods')) {
     r.get(
       url,
-      {
-        schema: {
-          tags,
-          summary: "The customer's cards (brand, last 4, expiry)",
-          response: { 200: PaymentMethodListSchema, 401: ErrorSchema },
-        },
-      },
-      async (req) => {
-        const { user } = await guard.requireUser(req);
-        return { items: await billing.listPaymentMethods(user.id) };
-      },
+      signedIn({
+        summary: "The customer's cards (brand, last 4, expiry)",
+        response: { 200: PaymentMethodListSchema },
+      }),
+      async (req) => ({ items: await billing.listPaymentMethods(req.user.id) }),
     );
   }
 
   r.delete(
     '/billing/methods/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Remove a card (another card takes over a subscription it pays for)',
-        params: MethodParamsSchema,
-        response: { 204: z.null(), ...errors },
-      },
-    },
+    signedIn({
+      summary: 'Remove a card (another card takes over a subscription it pays for)',
+      params: MethodParamsSchema,
+      response: { 204: z.null(), ...errors },
+    }),
     async (req, reply) => {
-      const { user } = await guard.requireUser(req);
-      await billing.removePaymentMethod(user, req.params.id);
+      await billing.removePaymentMethod(req.user, req.params.id);
       return reply.status(204).send(null);
     },
   );
 
   r.post(
     '/billing/intents/setup',
-    {
-      bodyLimit: SMALL_BODY,
-      schema: {
-        tags,
-        summary: 'Start adding a card: a client secret for the card form',
-        response: { 200: SetupIntentResponseSchema, ...errors },
-      },
-    },
-    async (req) => {
-      const { user } = await guard.requireUser(req);
-      return billing.createSetupIntent(user);
-    },
+    signedIn({
+      summary: 'Start adding a card: a client secret for the card form',
+      response: { 200: SetupIntentResponseSchema, ...errors },
+    }),
+    async (req) => billing.createSetupIntent(req.user),
   );
 
   if (!config.stripe) {
     r.post(
       '/billing/local/confirm-setup',
-      {
-        bodyLimit: SMALL_BODY,
-        schema: {
-          tags,
-          summary: "The local billing engine's card form (Stripe's test card numbers)",
-          body: LocalConfirmSetupBodySchema,
-          response: { 201: PaymentMethodResponseSchema, ...errors },
-        },
-      },
+      signedIn({
+        summary: "The local billing engine's card form (Stripe's test card numbers)",
+        body: LocalConfirmSetupBodySchema,
+        response: { 201: PaymentMethodResponseSchema, ...errors },
+      }),
       async (req, reply) => {
-        const { user } = await guard.requireUser(req);
         // Card forms attract card testing: limited per user like sign-in attempts.
-        await rateLimit(`billing:card:${user.id}`, config.rateLimits.authPerMinute, 'Too many card attempts.');
-        const paymentMethod = await billing.confirmLocalSetup(user, req.body);
+        await rateLimit(`billing:card:${req.user.id}`, config.rateLimits.authPerMinute, 'Too many card attempts.');
+        const paymentMethod = await billing.confirmLocalSetup(req.user, req.body);
         return reply.status(201).send({ paymentMethod });
       },
     );
@@ -136,20 +120,15 @@ export async function billingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
 
   r.post(
     '/billing/intents/checkout',
-    {
-      bodyLimit: SMALL_BODY,
-      schema: {
-        tags,
-        summary:
-          'Buy a subscription (charged now; issues its license). Idempotent per Idempotency-Key, or per identical purchase within 10 s',
-        body: CheckoutBodySchema,
-        headers: CheckoutHeadersSchema,
-        response: { 200: CheckoutResponseSchema, 201: CheckoutResponseSchema, ...errors },
-      },
-    },
+    signedIn({
+      summary:
+        'Buy a subscription (charged now; issues its license). Idempotent per Idempotency-Key, or per identical purchase within 10 s',
+      body: CheckoutBodySchema,
+      headers: CheckoutHeadersSchema,
+      response: { 200: CheckoutResponseSchema, 201: CheckoutResponseSchema, ...errors },
+    }),
     async (req, reply) => {
-      const { user } = await guard.requireUser(req);
-      const result = await billing.checkout(user, req.body, req.headers['idempotency-key']);
+      const result = await billing.checkout(req.user, req.body, req.headers['idempotency-key']);
       return reply
         .status(result.created ? 201 : 200)
         .send({ subscription: result.subscription, ...(result.clientSecret ? { clientSecret: result.clientSecret } : {}) });
@@ -159,137 +138,87 @@ export async function billingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
   for (const url of withSlash('/billing/subscriptions')) {
     r.get(
       url,
-      {
-        schema: {
-          tags,
-          summary: "The customer's subscriptions with their license keys",
-          response: { 200: SubscriptionListSchema, 401: ErrorSchema },
-        },
-      },
-      async (req) => {
-        const { user } = await guard.requireUser(req);
-        return { items: await billing.listSubscriptions(user.id) };
-      },
+      signedIn({
+        summary: "The customer's subscriptions with their license keys",
+        response: { 200: SubscriptionListSchema },
+      }),
+      async (req) => ({ items: await billing.listSubscriptions(req.user.id) }),
     );
   }
 
   r.get(
     '/billing/subscriptions/:stripeId/invoices',
-    {
-      schema: {
-        tags,
-        summary: "A subscription's invoices, newest first",
-        params: SubscriptionParamsSchema,
-        response: { 200: InvoiceListSchema, ...errors },
-      },
-    },
-    async (req) => {
-      const { user } = await guard.requireUser(req);
-      return { items: await billing.listInvoices(user.id, req.params.stripeId) };
-    },
+    signedIn({
+      summary: "A subscription's invoices, newest first",
+      params: SubscriptionParamsSchema,
+      response: { 200: InvoiceListSchema, ...errors },
+    }),
+    async (req) => ({ items: await billing.listInvoices(req.user.id, subscriptionId(req)) }),
   );
 
   for (const url of withSlash('/billing/subscriptions/:stripeId')) {
     r.patch(
       url,
-      {
-        bodyLimit: SMALL_BODY,
-        schema: {
-          tags,
-          summary: 'Switch the billing interval (charged now, prorated; the period restarts)',
-          params: SubscriptionParamsSchema,
-          body: UpdateIntervalBodySchema,
-          response: { 200: SubscriptionResponseSchema, ...errors },
-        },
-      },
-      async (req) => {
-        const { user } = await guard.requireUser(req);
-        return { subscription: await billing.changeInterval(user, req.params.stripeId, req.body.interval) };
-      },
+      signedIn({
+        summary: 'Switch the billing interval (charged now, prorated; the period restarts)',
+        params: SubscriptionParamsSchema,
+        body: UpdateIntervalBodySchema,
+        response: { 200: SubscriptionResponseSchema, ...errors },
+      }),
+      async (req) => ({ subscription: await billing.changeInterval(req.user, subscriptionId(req), req.body.interval) }),
     );
     r.delete(
       url,
-      {
-        schema: {
-          tags,
-          summary: 'Cancel at the end of the period (the license stays valid until then)',
-          params: SubscriptionParamsSchema,
-          response: { 200: SubscriptionResponseSchema, ...errors },
-        },
-      },
-      async (req) => {
-        const { user } = await guard.requireUser(req);
-        return { subscription: await billing.cancel(user, req.params.stripeId) };
-      },
+      signedIn({
+        summary: 'Cancel at the end of the period (the license stays valid until then)',
+        params: SubscriptionParamsSchema,
+        response: { 200: SubscriptionResponseSchema, ...errors },
+      }),
+      async (req) => ({ subscription: await billing.cancel(req.user, subscriptionId(req)) }),
     );
   }
 
   r.put(
     '/billing/subscriptions/:stripeId/quantity',
-    {
-      bodyLimit: SMALL_BODY,
-      schema: {
-        tags,
-        summary: 'Change the number of nodes (charged now, prorated; resizes the license)',
-        params: SubscriptionParamsSchema,
-        body: UpdateQuantityBodySchema,
-        response: { 200: SubscriptionResponseSchema, ...errors },
-      },
-    },
-    async (req) => {
-      const { user } = await guard.requireUser(req);
-      return { subscription: await billing.changeQuantity(user, req.params.stripeId, req.body.quantity) };
-    },
+    signedIn({
+      summary: 'Change the number of nodes (charged now, prorated; resizes the license)',
+      params: SubscriptionParamsSchema,
+      body: UpdateQuantityBodySchema,
+      response: { 200: SubscriptionResponseSchema, ...errors },
+    }),
+    async (req) => ({ subscription: await billing.changeQuantity(req.user, subscriptionId(req), req.body.quantity) }),
   );
 
   r.post(
     '/billing/subscriptions/:stripeId/reactivate',
-    {
-      bodyLimit: SMALL_BODY,
-      schema: {
-        tags,
-        summary: 'Undo a cancellation before the period ends (no charge until then)',
-        params: SubscriptionParamsSchema,
-        response: { 200: SubscriptionResponseSchema, ...errors },
-      },
-    },
-    async (req) => {
-      const { user } = await guard.requireUser(req);
-      return { subscription: await billing.reactivate(user, req.params.stripeId) };
-    },
+    signedIn({
+      summary: 'Undo a cancellation before the period ends (no charge until then)',
+      params: SubscriptionParamsSchema,
+      response: { 200: SubscriptionResponseSchema, ...errors },
+    }),
+    async (req) => ({ subscription: await billing.reactivate(req.user, subscriptionId(req)) }),
   );
 
   r.post(
     '/billing/subscriptions/:stripeId/preview',
-    {
-      bodyLimit: SMALL_BODY,
-      schema: {
-        tags,
-        summary: 'What a quantity or interval change would charge now, and the next renewal (changes nothing)',
-        params: SubscriptionParamsSchema,
-        body: PreviewChangeBodySchema,
-        response: { 200: ChangePreviewSchema, ...errors },
-      },
-    },
-    async (req) => {
-      const { user } = await guard.requireUser(req);
-      return billing.preview(user.id, req.params.stripeId, req.body);
-    },
+    signedIn({
+      summary: 'What a quantity or interval change would charge now, and the next renewal (changes nothing)',
+      params: SubscriptionParamsSchema,
+      body: PreviewChangeBodySchema,
+      response: { 200: ChangePreviewSchema, ...errors },
+    }),
+    async (req) => billing.preview(req.user.id, subscriptionId(req), req.body),
   );
 
   r.get(
     '/billing/invoices/:id',
-    {
-      schema: {
-        tags,
-        summary: 'A printable invoice page (HTML); on Stripe, a redirect to its hosted invoice',
-        params: InvoiceParamsSchema,
-        response: { 401: ErrorSchema, 404: ErrorSchema },
-      },
-    },
+    signedIn({
+      summary: 'A printable invoice page (HTML); on Stripe, a redirect to its hosted invoice',
+      params: InvoiceParamsSchema,
+      response: { 404: ErrorSchema },
+    }),
     async (req, reply) => {
-      const { user } = await guard.requireUser(req);
-      const doc = await billing.invoiceDocument(user.id, req.params.id);
+      const doc = await billing.invoiceDocument(req.user.id, req.params.id);
       if ('redirect' in doc) return reply.redirect(doc.redirect, 303);
       const html: unknown = invoicePage(doc.invoice, config.brand.name);
       // An HTML page, not JSON: no 200 schema, so the typed reply does not know this body.
@@ -311,7 +240,6 @@ export async function billingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
           bodyLimit: WEBHOOK_BODY,
           config: { rawBody: true },
           schema: {
-            tags,
             summary: 'Stripe webhooks: signature checked on the raw body, each event processed once',
             response: { 200: WebhookResponseSchema, 400: ErrorSchema },
           },

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumLaunchOptions } from '../../../../../e2e/chromium';
 import { TEMPLATE_DATA, type EmailJob } from './email-job';
 import type { BrandLook } from './layout';
 import { compileTemplate, renderTemplate } from './render';
@@ -135,19 +136,7 @@ describe('e-mails in a browser', () => {
   const dir = path.resolve(import.meta.dirname, '../../../../../.tmp/emails');
   beforeAll(async () => {
     mkdirSync(dir, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await chromium.launch(chromiumLaunchOptions());
   }, 120_000);
   afterAll(() => browser?.close());
 

@@ -3,8 +3,7 @@ import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import type { AuditService } from '../audit/audit.service';
-import { shortKey } from './license-key';
-import { inactiveMessage, KEY_HOLDER_ACTOR, nodeLabel, plural, statusOf, toLicense, toNode } from './license-rules';
+import { inactiveMessage, KEY_HOLDER_ACTOR, plural, statusOf, toLicense, toNode } from './license-rules';
 import { licensesRepository as repo, type NodeRow } from './licenses.repository';
 import type { LastSeenBuffer } from './last-seen-buffer';
 
@@ -56,13 +55,11 @@ export function createActivation(deps: ActivationDeps) {
         activeNodes = await repo.addActiveNodes(tx, license.id, 1);
         created = true;
         await audit.record(tx, {
+          type: 'node_activated',
           userId: license.userId,
           actor: KEY_HOLDER_ACTOR,
-          action: 'node_activated',
-          subjectType: 'node',
-          subjectId: node.id,
-          summary: `Activated node ${nodeLabel(node)} on license ${shortKey(key)}`,
-          data: { licenseId: license.id, fingerprint: node.fingerprint, hostname: node.hostname },
+          license: { id: license.id, key },
+          node,
         });
       }
       const { stripeId: _omit, ...licenseView } = toLicense({ ...license, activeNodes }, null, now);
@@ -80,15 +77,7 @@ export function createActivation(deps: ActivationDeps) {
       const node = await repo.deleteNode(tx, license.id, nodeId);
       if (!node) throw new AppError('NOT_FOUND', 'This node was not found on this license');
       await repo.addActiveNodes(tx, license.id, -1);
-      await audit.record(tx, {
-        userId,
-        actor,
-        action: 'node_released',
-        subjectType: 'node',
-        subjectId: node.id,
-        summary: `Released node ${nodeLabel(node)} from license ${shortKey(key)}`,
-        data: { licenseId: license.id, fingerprint: node.fingerprint, hostname: node.hostname },
-      });
+      await audit.record(tx, { type: 'node_released', userId, actor, license: { id: license.id, key }, node });
     });
     lastSeen.forget(nodeId);
   }

@@ -2,8 +2,8 @@ import type { Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import type { AuditService } from '../audit/audit.service';
-import { generateLicenseKey, shortKey } from './license-key';
-import { day, plural } from './license-rules';
+import { generateLicenseKey } from './license-key';
+import { plural } from './license-rules';
 import { licensesRepository as repo, type LicenseRow } from './licenses.repository';
 
 export type IssueInput = {
@@ -13,6 +13,10 @@ export type IssueInput = {
   expiresAt: Date;
   actor: string;
 };
+
+/** What a change to a subscription's licenses records, besides who and which license. */
+type LicenseChange =
+  { type: 'license_resized'; from: number; to: number } | { type: 'license_extended' | 'license_expired'; from: Date; to: Date };
 
 export type LicenseChangesDeps = {
   clock: Clock;
@@ -48,17 +52,41 @@ export function createLicenseChanges(deps: LicenseChangesDeps) {
       });
       if (!row) continue;
       await audit.record(tx, {
+        type: 'license_issued',
         userId: input.userId,
         actor: input.actor,
-        action: 'license_issued',
-        subjectType: 'license',
-        subjectId: row.id,
-        summary: `Issued license ${shortKey(key)} for ${plural(input.maxNodes, 'node')}, valid until ${day(input.expiresAt)}`,
-        data: { maxNodes: input.maxNodes, expiresAt: input.expiresAt.toISOString(), subscriptionId: input.subscriptionId },
+        license: { id: row.id, key },
+        maxNodes: input.maxNodes,
+        expiresAt: input.expiresAt,
+        subscriptionId: input.subscriptionId,
       });
       return { id: row.id, key };
     }
     throw new AppError('INTERNAL', 'Could not generate a unique license key');
+  }
+
+  /**
+   * Each license of the subscription, locked, for which `change` answers a change: it is written,
+   * recorded and announced to the validation cache. Answers the keys of the licenses changed.
+   */
+  async function changeEach(
+    tx: Tx,
+    subscriptionId: string,
+    actor: string,
+    change: (
+      license: LicenseRow,
+    ) => { patch: Pick<Partial<LicenseRow>, 'maxNodes' | 'expiresAt'>; event: LicenseChange } | undefined,
+  ): Promise<string[]> {
+    const changed: string[] = [];
+    for (const license of await repo.lockBySubscription(tx, subscriptionId)) {
+      const c = change(license);
+      if (!c) continue;
+      changing(license.key);
+      await repo.update(tx, license.id, { ...c.patch, updatedAt: clock.now() });
+      await audit.record(tx, { ...c.event, userId: license.userId, actor, license });
+      changed.push(license.key);
+    }
+    return changed;
   }
 
   /**
@@ -67,8 +95,7 @@ export function createLicenseChanges(deps: LicenseChangesDeps) {
    */
   async function resizeForSubscription(tx: Tx, subscriptionId: string, maxNodes: number, actor: string): Promise<string[]> {
     if (!Number.isInteger(maxNodes) || maxNodes < 1) throw new AppError('VALIDATION_FAILED', 'A license admits at least 1 node');
-    const changed: string[] = [];
-    for (const license of await repo.lockBySubscription(tx, subscriptionId)) {
+    return changeEach(tx, subscriptionId, actor, (license) => {
       const active = license.activeNodes;
       if (active > maxNodes) {
         throw new AppError(
@@ -76,77 +103,34 @@ export function createLicenseChanges(deps: LicenseChangesDeps) {
           `This license has ${plural(active, 'active node')}. Release ${plural(active - maxNodes, 'node')} before lowering the quantity to ${maxNodes}.`,
         );
       }
-      if (license.maxNodes === maxNodes) continue;
-      changing(license.key);
-      await repo.update(tx, license.id, { maxNodes, updatedAt: clock.now() });
-      await audit.record(tx, {
-        userId: license.userId,
-        actor,
-        action: 'license_resized',
-        subjectType: 'license',
-        subjectId: license.id,
-        summary: `Changed license ${shortKey(license.key)} from ${plural(license.maxNodes, 'node')} to ${plural(maxNodes, 'node')}`,
-        data: { from: license.maxNodes, to: maxNodes },
-      });
-      changed.push(license.key);
-    }
-    return changed;
+      if (license.maxNodes === maxNodes) return undefined;
+      return { patch: { maxNodes }, event: { type: 'license_resized', from: license.maxNodes, to: maxNodes } };
+    });
   }
 
   /** Moves the expiry later (a renewed or re-activated period); never earlier. */
   async function extendForSubscription(tx: Tx, subscriptionId: string, expiresAt: Date, actor: string): Promise<string[]> {
-    const changed: string[] = [];
-    for (const license of await repo.lockBySubscription(tx, subscriptionId)) {
-      if (license.expiresAt.getTime() >= expiresAt.getTime()) continue;
-      changing(license.key);
-      await repo.update(tx, license.id, { expiresAt, updatedAt: clock.now() });
-      await audit.record(tx, {
-        userId: license.userId,
-        actor,
-        action: 'license_extended',
-        subjectType: 'license',
-        subjectId: license.id,
-        summary: `Extended license ${shortKey(license.key)} until ${day(expiresAt)}`,
-        data: { from: license.expiresAt.toISOString(), to: expiresAt.toISOString() },
-      });
-      changed.push(license.key);
-    }
-    return changed;
+    return changeEach(tx, subscriptionId, actor, (license) =>
+      license.expiresAt.getTime() >= expiresAt.getTime()
+        ? undefined
+        : { patch: { expiresAt }, event: { type: 'license_extended', from: license.expiresAt, to: expiresAt } },
+    );
   }
 
   /** Ends the licenses of a subscription at `at` (an immediate cancellation); never later than they already end. */
   async function expireForSubscription(tx: Tx, subscriptionId: string, at: Date, actor: string): Promise<string[]> {
-    const changed: string[] = [];
-    for (const license of await repo.lockBySubscription(tx, subscriptionId)) {
-      if (license.expiresAt.getTime() <= at.getTime()) continue;
-      changing(license.key);
-      await repo.update(tx, license.id, { expiresAt: at, updatedAt: clock.now() });
-      await audit.record(tx, {
-        userId: license.userId,
-        actor,
-        action: 'license_expired',
-        subjectType: 'license',
-        subjectId: license.id,
-        summary: `License ${shortKey(license.key)} ends on ${day(at)}`,
-        data: { from: license.expiresAt.toISOString(), to: at.toISOString() },
-      });
-      changed.push(license.key);
-    }
-    return changed;
+    return changeEach(tx, subscriptionId, actor, (license) =>
+      license.expiresAt.getTime() <= at.getTime()
+        ? undefined
+        : { patch: { expiresAt: at }, event: { type: 'license_expired', from: license.expiresAt, to: at } },
+    );
   }
 
   async function revokeRow(tx: Tx, license: LicenseRow, actor: string) {
     const now = clock.now();
     changing(license.key);
     await repo.update(tx, license.id, { status: 'suspended', revokedAt: now, updatedAt: now });
-    await audit.record(tx, {
-      userId: license.userId,
-      actor,
-      action: 'license_revoked',
-      subjectType: 'license',
-      subjectId: license.id,
-      summary: `Revoked license ${shortKey(license.key)}`,
-    });
+    await audit.record(tx, { type: 'license_revoked', userId: license.userId, actor, license });
   }
 
   /** Suspends every license of a user (account deletion); answers how many were revoked now. */

@@ -313,23 +313,6 @@ export const licensesRepository = {
     const [row] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId)).limit(1);
     return row?.email ?? null;
   },
-
-  /** The account of `email`, created (not onboarded) when missing. */
-  async ensureUser(tx: Tx, email: string, now: Date): Promise<{ id: string; email: string; created: boolean }> {
-    const inserted = await tx
-      .insert(users)
-      .values({ email, createdAt: now })
-      .onConflictDoNothing()
-      .returning({ id: users.id, email: users.email });
-    if (inserted[0]) return { ...inserted[0], created: true };
-    const [row] = await tx
-      .select({ id: users.id, email: users.email })
-      .from(users)
-      .where(sql`lower(${users.email}) = ${email}`)
-      .limit(1);
-    if (!row) throw new Error(`The account of ${email} could not be loaded`);
-    return { ...row, created: false };
-  },
 };
 export type ValidationQueries = ReturnType<typeof prepareValidationQueries>;
 /** What validation knows of a license: its state and, for a fingerprint, the node's id (null when not activated). */

@@ -17,10 +17,16 @@ import {
   ValidateResponseSchema,
   type ValidateResponse,
 } from '@portal/contract';
-import type { AppContext } from '../../app-context';
-import { clientKey } from '../../plugins/rate-limit';
+import type { Config } from '../../config';
+import { clientKey, type RateLimit } from '../../plugins/rate-limit';
+import { signedIn } from '../../plugins/session';
+import type { LicenseService } from './licenses.service';
 
-const SMALL_BODY = 16 * 1024;
+export type LicensesRoutesDeps = {
+  config: Pick<Config, 'rateLimits' | 'logLevel'>;
+  licenses: LicenseService;
+  rateLimit: RateLimit;
+};
 
 const LEVELS: LogLevel[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
 /** A route's log level that drops per-request info lines: warn, or the configured level when stricter or at debug. */
@@ -40,15 +46,8 @@ function sendJson<S extends z.ZodType>(reply: FastifyReply, status: number, sche
     .send(JSON.stringify(schema.parse(value)));
 }
 
-export async function licensesRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+export async function licensesRoutes(app: FastifyInstance, { config, licenses, rateLimit }: LicensesRoutesDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { config, services, guard, rateLimit } = ctx;
-  const licenses = services.licenses;
-
-  // Owner-only routes answer 401 before looking at their input, so a signed-out caller learns nothing.
-  const signedIn = async (req: FastifyRequest) => {
-    await guard.requireUser(req);
-  };
 
   /** Every answer of activate and validate, errors included, is signed over its exact bytes. */
   const sign = async (_req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
@@ -73,26 +72,18 @@ export async function licensesRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
   r.get(
     '/licenses/',
-    {
-      preValidation: signedIn,
-      schema: {
-        tags: ['licenses'],
-        summary: 'The signed-in customer’s licenses, newest first',
-        querystring: PageQuerySchema,
-        response: { 200: LicensePageSchema, 400: ErrorSchema, 401: ErrorSchema },
-      },
-    },
-    async (req) => {
-      const auth = await guard.requireUser(req);
-      return licenses.listLicenses(auth.user.id, req.query.page, req.query.size);
-    },
+    signedIn({
+      summary: 'The signed-in customer’s licenses, newest first',
+      querystring: PageQuerySchema,
+      response: { 200: LicensePageSchema, 400: ErrorSchema },
+    }),
+    async (req) => licenses.listLicenses(req.user.id, req.query.page, req.query.size),
   );
 
   r.get(
     '/licenses/public-key',
     {
       schema: {
-        tags: ['licenses'],
         summary: 'The Ed25519 public key that verifies signed answers and license files',
         response: { 200: PublicKeyResponseSchema },
       },
@@ -102,36 +93,24 @@ export async function licensesRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
   r.get(
     '/licenses/:licenseKey/nodes',
-    {
-      preValidation: signedIn,
-      schema: {
-        tags: ['licenses'],
-        summary: 'The nodes of one of the customer’s licenses, oldest activation first',
-        params: LicenseKeyParamsSchema,
-        querystring: PageQuerySchema,
-        response: { 200: NodePageSchema, 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema },
-      },
-    },
-    async (req) => {
-      const auth = await guard.requireUser(req);
-      return licenses.listNodes(auth.user.id, req.params.licenseKey, req.query.page, req.query.size);
-    },
+    signedIn({
+      summary: 'The nodes of one of the customer’s licenses, oldest activation first',
+      params: LicenseKeyParamsSchema,
+      querystring: PageQuerySchema,
+      response: { 200: NodePageSchema, 400: ErrorSchema, 404: ErrorSchema },
+    }),
+    async (req) => licenses.listNodes(req.user.id, req.params.licenseKey, req.query.page, req.query.size),
   );
 
   r.delete(
     '/licenses/:licenseKey/nodes/:id',
-    {
-      preValidation: signedIn,
-      schema: {
-        tags: ['licenses'],
-        summary: 'Release a node (a retired machine) to free its slot',
-        params: NodeParamsSchema,
-        response: { 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema },
-      },
-    },
+    signedIn({
+      summary: 'Release a node (a retired machine) to free its slot',
+      params: NodeParamsSchema,
+      response: { 400: ErrorSchema, 404: ErrorSchema },
+    }),
     async (req, reply) => {
-      const auth = await guard.requireUser(req);
-      await licenses.releaseNode(auth.user.id, req.params.licenseKey, req.params.id, auth.user.email);
+      await licenses.releaseNode(req.user.id, req.params.licenseKey, req.params.id, req.user.email);
       return (reply as FastifyReply).status(204).send();
     },
   );
@@ -139,10 +118,8 @@ export async function licensesRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   r.post(
     '/licenses/:licenseKey/activate',
     {
-      bodyLimit: SMALL_BODY,
       onSend: sign,
       schema: {
-        tags: ['licenses'],
         summary: 'Activate a node on a license (no session needed: the key is the credential); signed answer',
         params: LicenseKeyParamsSchema,
         body: ActivateBodySchema,
@@ -166,13 +143,11 @@ export async function licensesRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   r.post(
     '/licenses/:licenseKey/validate',
     {
-      bodyLimit: SMALL_BODY,
       // Every field machine calls this, forever: two info lines per call would be most of the log
       // and a good part of the time. Errors are still logged; LOG_LEVEL=debug logs every call.
       logLevel: quietLevel(config.logLevel),
       onSend: sign,
       schema: {
-        tags: ['licenses'],
         summary: 'Check a key (and a node on it); 200 for every well-formed request; signed answer echoing the nonce',
         params: LicenseKeyParamsSchema,
         // A bare POST without a body checks the key alone.
@@ -191,18 +166,13 @@ export async function licensesRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
   r.get(
     '/licenses/:licenseKey/file',
-    {
-      preValidation: signedIn,
-      schema: {
-        tags: ['licenses'],
-        summary: 'Download a signed license file for sites without access to the portal',
-        params: LicenseKeyParamsSchema,
-        response: { 200: LicenseFileSchema, 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema },
-      },
-    },
+    signedIn({
+      summary: 'Download a signed license file for sites without access to the portal',
+      params: LicenseKeyParamsSchema,
+      response: { 200: LicenseFileSchema, 400: ErrorSchema, 404: ErrorSchema },
+    }),
     async (req, reply) => {
-      const auth = await guard.requireUser(req);
-      const file = await licenses.licenseFile(auth.user.id, req.params.licenseKey);
+      const file = await licenses.licenseFile(req.user.id, req.params.licenseKey);
       // Pretty-printed for people; the signature covers the canonical form of `license`, not these bytes.
       return (reply as FastifyReply)
         .header('content-disposition', `attachment; filename="license-${file.license.key}.json"`)

@@ -3,6 +3,7 @@ import type { Notifications } from '../../db/notifications';
 import type { Clock } from '../../lib/clock';
 import type { Config } from '../../config';
 import type { AuditService } from '../audit/audit.service';
+import type { UserService } from '../users/users.service';
 import { createActivation } from './activation';
 import { createLastSeenBuffer } from './last-seen-buffer';
 import { createLicenseChanges } from './license-changes';
@@ -26,6 +27,8 @@ export type LicenseServiceDeps = {
   /** The server's logger, or anything with a warn(details, message) (the CLI). */
   log: { warn: (details: Record<string, unknown>, message: string) => void };
   audit: AuditService;
+  /** The vendor issuing a license to an address that has no account yet creates one. */
+  users: Pick<UserService, 'findOrCreateByEmail'>;
   /** How long validation buffers last-seen times before writing them in one statement. */
   lastSeenFlushMs?: number;
   /** A ready signer (tests, or a caller that loaded one already); else loaded from config. */
@@ -64,7 +67,7 @@ export function createLicenseService(deps: LicenseServiceDeps) {
   const activation = createActivation({ db, clock, audit, lastSeen, changing });
   const { validate } = createValidation({ clock, queries, cache, lastSeen });
   const views = createOwnerViews({ db, clock, lastSeen });
-  const vendor = createVendorCalls({ db, clock, changes });
+  const vendor = createVendorCalls({ db, clock, changes, users: deps.users });
 
   return {
     // For billing, account deletion and the dashboard.

@@ -1,6 +1,7 @@
 import type { LicenseStatus } from '@portal/contract';
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
+import type { UserService } from '../users/users.service';
 import type { createLicenseChanges } from './license-changes';
 import { statusOf } from './license-rules';
 import { licensesRepository as repo } from './licenses.repository';
@@ -18,7 +19,12 @@ export type VendorLicense = {
 };
 
 /** The vendor's command line: listing every license, issuing one by hand. */
-export function createVendorCalls(deps: { db: Db; clock: Clock; changes: ReturnType<typeof createLicenseChanges> }) {
+export function createVendorCalls(deps: {
+  db: Db;
+  clock: Clock;
+  changes: ReturnType<typeof createLicenseChanges>;
+  users: Pick<UserService, 'findOrCreateByEmail'>;
+}) {
   const { db, clock, changes } = deps;
 
   /** Every license (optionally of one e-mail address). */
@@ -40,7 +46,7 @@ export function createVendorCalls(deps: { db: Db; clock: Clock; changes: ReturnT
   /** The vendor issuing a license by hand: the account is created (not onboarded) when missing. */
   async function issueForEmail(input: { email: string; maxNodes: number; expiresAt: Date; actor: string }) {
     return db.transaction(async (tx) => {
-      const user = await repo.ensureUser(tx, input.email.toLowerCase(), clock.now());
+      const user = await deps.users.findOrCreateByEmail(tx, input.email.toLowerCase());
       const issued = await changes.issue(tx, {
         userId: user.id,
         subscriptionId: null,

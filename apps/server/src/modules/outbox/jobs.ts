@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { STRIPE_JOBS } from '../../providers/billing/stripe/stripe-jobs';
 import { EmailJobSchema } from '../email/email-job';
 
 /**
@@ -10,17 +11,8 @@ import { EmailJobSchema } from '../email/email-job';
 export const JOBS = {
   /** An e-mail: a template and its data (rendered when sent), or an already rendered message. */
   email: EmailJobSchema,
-  /** A verified Stripe webhook event: re-read the object at Stripe and mirror it. */
-  'billing.stripe.sync': z.object({
-    object: z.enum(['subscription', 'invoice', 'setup_intent']),
-    id: z.string().min(1),
-    eventId: z.string().min(1),
-    eventType: z.string().min(1),
-  }),
-  /** Cancel a Stripe subscription now (account deletion), retried with the same idempotency key. */
-  'billing.stripe.cancel': z.object({ subscriptionId: z.string().min(1), opId: z.string().min(1) }),
-  /** Detach every card of a Stripe customer (account deletion). */
-  'billing.stripe.detach-cards': z.object({ customerId: z.string().min(1), opId: z.string().min(1) }),
+  // Stripe calls after a commit and webhook processing; the Stripe gateway owns their payloads.
+  ...STRIPE_JOBS,
 } satisfies Record<string, z.ZodType<Record<string, unknown>>>;
 
 export type JobMap = Record<string, z.ZodType<Record<string, unknown>>>;

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   DownloadFileParamsSchema,
@@ -9,68 +9,42 @@ import {
   LicenseSummarySchema,
   SupportInfoSchema,
 } from '@portal/contract';
-import type { AppContext } from '../../app-context';
+import { signedIn } from '../../plugins/session';
 import { etagOf, matchesEtag, parseRange } from './downloads';
+import type { ProductService } from './products.service';
 
 const contentTypeOf = (file: string) =>
   file.toLowerCase().endsWith('.iso') ? 'application/x-iso9660-image' : 'application/octet-stream';
 
-export async function productsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+export async function productsRoutes(app: FastifyInstance, { products }: { products: ProductService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { services, guard } = ctx;
-  const products = services.products;
-  // Signed out answers 401 before the input is looked at.
-  const signedIn = async (req: FastifyRequest) => {
-    await guard.requireUser(req);
-  };
 
   r.get(
     '/products/support',
-    {
-      preValidation: signedIn,
-      schema: {
-        tags: ['products'],
-        summary: 'Support plan (from the subscriptions), contacts, hours, response times and links',
-        response: { 200: SupportInfoSchema, 401: ErrorSchema },
-      },
-    },
-    async (req) => {
-      const auth = await guard.requireUser(req);
-      return products.supportInfo(auth.user.id);
-    },
+    signedIn({
+      summary: 'Support plan (from the subscriptions), contacts, hours, response times and links',
+      response: { 200: SupportInfoSchema },
+    }),
+    async (req) => products.supportInfo(req.user.id),
   );
 
   r.get(
     '/products/licenses',
-    {
-      preValidation: signedIn,
-      schema: {
-        tags: ['products'],
-        summary: "The dashboard's license figures: licenses, nodes in use and allowed, licenses at their limit or expiring soon",
-        response: { 200: LicenseSummarySchema, 401: ErrorSchema },
-      },
-    },
-    async (req) => {
-      const auth = await guard.requireUser(req);
-      return products.licenseSummary(auth.user.id);
-    },
+    signedIn({
+      summary: "The dashboard's license figures: licenses, nodes in use and allowed, licenses at their limit or expiring soon",
+      response: { 200: LicenseSummarySchema },
+    }),
+    async (req) => products.licenseSummary(req.user.id),
   );
 
   r.get(
     '/products/pce/download',
-    {
-      preValidation: signedIn,
-      schema: {
-        tags: ['products'],
-        summary: 'The newest ISO with a signed, expiring download URL (the same URL until it nears expiry)',
-        querystring: DownloadQuerySchema,
-        response: { 200: DownloadInfoSchema, 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema, 503: ErrorSchema },
-      },
-    },
-    async (req) => {
-      const auth = await guard.requireUser(req);
-      return products.getDownload(auth.user.id, { refresh: req.query.refresh === 'true' });
-    },
+    signedIn({
+      summary: 'The newest ISO with a signed, expiring download URL (the same URL until it nears expiry)',
+      querystring: DownloadQuerySchema,
+      response: { 200: DownloadInfoSchema, 400: ErrorSchema, 404: ErrorSchema, 503: ErrorSchema },
+    }),
+    async (req) => products.getDownload(req.user.id, { refresh: req.query.refresh === 'true' }),
   );
 
   // No session: the signature is the credential, so the URL also works from curl or a download manager.
@@ -78,7 +52,6 @@ export async function productsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     method: ['GET', 'HEAD'],
     url: '/products/pce/files/:filename',
     schema: {
-      tags: ['products'],
       summary: 'The ISO file behind a signed URL; supports HTTP Range for resumed downloads',
       params: DownloadFileParamsSchema,
       querystring: DownloadFileQuerySchema,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SupportInfoSchema } from '@portal/contract';
+import { SupportInfoSchema, type SubscriptionStatus } from '@portal/contract';
 import { subscriptions, users } from '../../db/schema/index';
 import { buildTestApp, type TestApp } from '../../../test/helpers';
 
@@ -20,7 +20,11 @@ async function signedInUser(email: string) {
 }
 
 /** A subscription row as the local billing engine keeps it. */
-async function addSubscription(userId: string, quantity: number, opts: { status?: string; endsInDays?: number } = {}) {
+async function addSubscription(
+  userId: string,
+  quantity: number,
+  opts: { status?: SubscriptionStatus; endsInDays?: number } = {},
+) {
   const now = t.clock.now();
   const [row] = await t.db
     .insert(subscriptions)

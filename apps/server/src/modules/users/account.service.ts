@@ -1,36 +1,26 @@
-import { desc, eq, sql } from 'drizzle-orm';
 import { RECENT_SIGN_IN_MINUTES, type AccountExport, type AuditEvent, type Page } from '@portal/contract';
-import type { Tx } from '../../db/client';
-import { invoices, loginLinks, sessions as sessionsTable, users } from '../../db/schema/index';
 import { AppError, notFound } from '../../lib/errors';
 import type { ServiceDeps } from '../../services';
 import type { AuditService } from '../audit/audit.service';
+import type { BillingService } from '../billing/billing.service';
+import type { LicenseService } from '../licenses/licenses.service';
+import type { AuthService } from '../auth/auth.service';
 import type { SessionService } from '../auth/sessions';
 import type { OutboxService } from '../outbox/outbox.service';
+import type { UserService } from './users.service';
 
-/** What account deletion and export need from the billing service (its names and signatures). */
-export interface BillingPort {
-  cancelAllNowForUser(tx: Tx, userId: string): Promise<unknown>;
-  exportForUser(userId: string): Promise<unknown>;
-}
-/** What account deletion and export need from the license service. */
-export interface LicensePort {
-  revokeAllForUser(tx: Tx, userId: string, actor: string): Promise<unknown>;
-  exportForUser(userId: string): Promise<unknown>;
-}
-
-/** Invoices are kept for the vendor's books; this replaces the customer's name on them. */
-export const DELETED_CUSTOMER = 'Deleted customer';
 /** Written as the actor of what deletion does to licenses, so no address outlives the account. */
 const DELETION_ACTOR = 'customer (account deletion)';
 const EXPORT_PAGE = 100;
 
 export type AccountServiceDeps = ServiceDeps & {
   audit: AuditService;
-  sessions: SessionService;
   outbox: OutboxService;
-  billing: Partial<BillingPort> & object;
-  licenses: Partial<LicensePort> & object;
+  users: Pick<UserService, 'findById' | 'lockForErasure' | 'eraseForUser'>;
+  sessions: Pick<SessionService, 'listForUser' | 'endAllForUser'>;
+  auth: Pick<AuthService, 'eraseForUser'>;
+  billing: Pick<BillingService, 'cancelAllNowForUser' | 'anonymiseForUser' | 'exportForUser'>;
+  licenses: Pick<LicenseService, 'revokeAllForUser' | 'exportForUser'>;
 };
 
 /** The customer's own account: activity log, data export and deletion. */
@@ -43,12 +33,12 @@ export function createAccountService(deps: AccountServiceDeps) {
 
   /** Everything the portal holds about the user, for a download (GDPR art. 15 and 20). */
   async function exportData(userId: string, currentSessionHash: string): Promise<AccountExport> {
-    const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+    const user = await deps.users.findById(userId);
     if (!user) throw notFound('The account');
     const [sessionRows, licenses, billing, activity] = await Promise.all([
-      db.select().from(sessionsTable).where(eq(sessionsTable.userId, userId)).orderBy(desc(sessionsTable.createdAt)),
-      port(deps.licenses, 'exportForUser', 'licenses')(userId),
-      port(deps.billing, 'exportForUser', 'billing')(userId),
+      deps.sessions.listForUser(userId),
+      deps.licenses.exportForUser(userId),
+      deps.billing.exportForUser(userId),
       allActivity(userId),
     ]);
     return {
@@ -89,41 +79,29 @@ export function createAccountService(deps: AccountServiceDeps) {
   }
 
   /**
-   * Deletes the account in one transaction: subscriptions cancelled now, licenses revoked, sign-in
-   * links of the address deleted (a link issued before cannot bring the account back), invoices kept
-   * for the books but anonymised, every session ended, the user row (and with it audit events,
-   * sessions and the payment customer) deleted. Needs a sign-in within RECENT_SIGN_IN_MINUTES.
+   * Deletes the account in one transaction, each domain erasing or anonymising its own rows:
+   * subscriptions cancelled now, licenses revoked, sign-in links of the address deleted (a link
+   * issued before cannot bring the account back), invoices kept for the books but anonymised, every
+   * session ended, the user row (and with it audit events and the payment customer) deleted.
+   * Needs a sign-in within RECENT_SIGN_IN_MINUTES.
    */
   async function deleteAccount(auth: { userId: string; sessionCreatedAt: Date }): Promise<void> {
     const now = clock.now();
     if (now.getTime() - auth.sessionCreatedAt.getTime() > RECENT_SIGN_IN_MINUTES * 60_000) {
       throw new AppError('RECENT_SIGN_IN_REQUIRED', 'For your security, sign in again to confirm the deletion');
     }
-    const cancelAllNow = port(deps.billing, 'cancelAllNowForUser', 'billing');
-    const revokeAll = port(deps.licenses, 'revokeAllForUser', 'licenses');
     await db.transaction(async (tx) => {
       // Serialises a double-submitted deletion: the second finds no user and answers 401.
-      const [user] = await tx.select().from(users).where(eq(users.id, auth.userId)).for('update').limit(1);
+      const user = await deps.users.lockForErasure(tx, auth.userId);
       if (!user) throw new AppError('UNAUTHENTICATED', 'Please sign in to continue');
-      await cancelAllNow(tx, user.id);
-      await revokeAll(tx, user.id, DELETION_ACTOR);
-      // Deleting, not only voiding, the links: they hold the address, which is personal data.
-      await tx.delete(loginLinks).where(sql`lower(${loginLinks.email}) = ${user.email.toLowerCase()}`);
-      await tx
-        .update(invoices)
-        .set({ userId: null, customerName: DELETED_CUSTOMER, customerEmail: null })
-        .where(eq(invoices.userId, user.id));
-      await deps.sessions.destroyAllForUser(tx, user.id);
-      await tx.delete(users).where(eq(users.id, user.id));
+      await deps.billing.cancelAllNowForUser(tx, user.id);
+      await deps.licenses.revokeAllForUser(tx, user.id, DELETION_ACTOR);
+      await deps.auth.eraseForUser(tx, user);
+      await deps.billing.anonymiseForUser(tx, user.id);
+      await deps.sessions.endAllForUser(tx, user.id);
+      await deps.users.eraseForUser(tx, user.id);
       // Kept without a user (the row is gone): the vendor can see that and when an account was deleted.
-      await audit.record(tx, {
-        userId: null,
-        actor: DELETION_ACTOR,
-        action: 'account_deleted',
-        subjectType: 'user',
-        subjectId: user.id,
-        summary: 'Deleted the account and erased its personal data',
-      });
+      await audit.record(tx, { type: 'account_deleted', userId: null, actor: DELETION_ACTOR, accountId: user.id });
       // The confirmation is queued with the deletion: the address leaves the database with the row,
       // and lives on only in this job until it is sent (the outbox blanks a sent job's payload).
       await deps.outbox.enqueue(tx, 'email', {
@@ -139,10 +117,3 @@ export function createAccountService(deps: AccountServiceDeps) {
   return { listActivity, exportData, deleteAccount };
 }
 export type AccountService = ReturnType<typeof createAccountService>;
-
-/** A method of another domain's service, bound to it; a clear error when that service lacks it. */
-function port<S extends object, K extends keyof S>(service: S, key: K, domain: string): NonNullable<S[K]> {
-  const fn = service[key];
-  if (typeof fn !== 'function') throw new Error(`The ${domain} service has no ${String(key)}(); it is not wired in yet`);
-  return (fn as (...args: unknown[]) => unknown).bind(service) as NonNullable<S[K]>;
-}

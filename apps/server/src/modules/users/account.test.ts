@@ -13,7 +13,7 @@ import {
   users,
 } from '../../db/schema/index';
 import { buildTestApp, type TestApp } from '../../../test/helpers';
-import { DELETED_CUSTOMER } from './account.service';
+import { DELETED_CUSTOMER } from '../billing/invoices-and-export';
 
 let t: TestApp;
 beforeAll(async () => {

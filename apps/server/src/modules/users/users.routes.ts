@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   AccountExportSchema,
@@ -10,86 +10,65 @@ import {
   UpdateProfileBodySchema,
   UserResponseSchema,
 } from '@portal/contract';
-import type { AppContext } from '../../app-context';
-import { toSessionUser } from './users.service';
+import type { Config } from '../../config';
+import { signedIn, type SessionCookie } from '../../plugins/session';
+import type { AccountService } from './account.service';
+import { toSessionUser, type UserService } from './users.service';
 
-const SMALL_BODY = 16 * 1024;
+export type UsersRoutesDeps = {
+  config: Pick<Config, 'brand'>;
+  users: Pick<UserService, 'completeOnboarding' | 'updateProfile'>;
+  account: Pick<AccountService, 'listActivity' | 'exportData' | 'deleteAccount'>;
+  cookie: SessionCookie;
+};
 
-export async function usersRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+export async function usersRoutes(app: FastifyInstance, { config, users, account, cookie }: UsersRoutesDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { services, guard, cookie, config } = ctx;
-  // Signed out answers 401 before the input is looked at.
-  const signedIn = async (req: FastifyRequest) => {
-    await guard.requireUser(req);
-  };
 
   r.post(
     '/users/onboarding',
-    {
-      bodyLimit: SMALL_BODY,
-      schema: {
-        tags: ['users'],
-        summary: 'Complete onboarding with the name (and company)',
-        body: OnboardingBodySchema,
-        response: { 200: UserResponseSchema, 400: ErrorSchema, 401: ErrorSchema },
-      },
-    },
+    signedIn({
+      summary: 'Complete onboarding with the name (and company)',
+      body: OnboardingBodySchema,
+      response: { 200: UserResponseSchema, 400: ErrorSchema },
+    }),
     async (req) => {
-      const auth = await guard.requireUser(req);
-      const user = await services.users.completeOnboarding(auth.user.id, req.body);
+      const user = await users.completeOnboarding(req.user.id, req.body);
       return { user: toSessionUser(user) };
     },
   );
 
   r.patch(
     '/users/profile',
-    {
-      preValidation: signedIn,
-      bodyLimit: SMALL_BODY,
-      schema: {
-        tags: ['users'],
-        summary: 'Change the name and company (an omitted company is kept, an empty one cleared)',
-        body: UpdateProfileBodySchema,
-        response: { 200: UserResponseSchema, 400: ErrorSchema, 401: ErrorSchema },
-      },
-    },
+    signedIn({
+      summary: 'Change the name and company (an omitted company is kept, an empty one cleared)',
+      body: UpdateProfileBodySchema,
+      response: { 200: UserResponseSchema, 400: ErrorSchema },
+    }),
     async (req) => {
-      const auth = await guard.requireUser(req);
-      const user = await services.users.updateProfile(auth.user.id, req.body);
+      const user = await users.updateProfile(req.user.id, req.body);
       return { user: toSessionUser(user) };
     },
   );
 
   r.get(
     '/users/activity',
-    {
-      preValidation: signedIn,
-      schema: {
-        tags: ['users'],
-        summary: 'The activity log of the signed-in user, newest first',
-        querystring: PageQuerySchema,
-        response: { 200: AuditEventPageSchema, 400: ErrorSchema, 401: ErrorSchema },
-      },
-    },
-    async (req) => {
-      const auth = await guard.requireUser(req);
-      return services.account.listActivity(auth.user.id, req.query.page, req.query.size);
-    },
+    signedIn({
+      summary: 'The activity log of the signed-in user, newest first',
+      querystring: PageQuerySchema,
+      response: { 200: AuditEventPageSchema, 400: ErrorSchema },
+    }),
+    async (req) => account.listActivity(req.user.id, req.query.page, req.query.size),
   );
 
   r.get(
     '/users/export',
-    {
-      preValidation: signedIn,
-      schema: {
-        tags: ['users'],
-        summary: 'Download everything the portal holds about the signed-in user, as JSON',
-        response: { 200: AccountExportSchema, 401: ErrorSchema },
-      },
-    },
+    signedIn({
+      summary: 'Download everything the portal holds about the signed-in user, as JSON',
+      response: { 200: AccountExportSchema },
+    }),
     async (req, reply) => {
-      const auth = await guard.requireUser(req);
-      const data = await services.account.exportData(auth.user.id, auth.idHash);
+      const data = await account.exportData(req.user.id, req.session.idHash);
       const day = data.exportedAt.slice(0, 10);
       const brand =
         config.brand.name
@@ -105,18 +84,13 @@ export async function usersRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   for (const url of ['/users/', '/users']) {
     r.delete(
       url,
-      {
-        preValidation: signedIn,
-        schema: {
-          tags: ['users'],
-          summary: 'Delete the account: subscriptions cancelled now, licenses revoked, personal data erased, signed out',
-          querystring: DeleteAccountQuerySchema,
-          response: { 400: ErrorSchema, 401: ErrorSchema },
-        },
-      },
+      signedIn({
+        summary: 'Delete the account: subscriptions cancelled now, licenses revoked, personal data erased, signed out',
+        querystring: DeleteAccountQuerySchema,
+        response: { 400: ErrorSchema },
+      }),
       async (req, reply) => {
-        const auth = await guard.requireUser(req);
-        await services.account.deleteAccount({ userId: auth.user.id, sessionCreatedAt: auth.createdAt });
+        await account.deleteAccount({ userId: req.user.id, sessionCreatedAt: req.session.createdAt });
         cookie.clear(reply);
         return (reply as FastifyReply).status(204).send();
       },

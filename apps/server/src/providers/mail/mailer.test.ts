@@ -4,10 +4,9 @@ import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
-import { loadConfig } from '../../config';
 import type { Database } from '../../db/client';
 import { manualClock } from '../../lib/clock';
-import { createTestDatabase, ORIGIN } from '../../../test/helpers';
+import { createTestDatabase, ORIGIN, testConfig } from '../../../test/helpers';
 import { parseMail, startSmtpReceiver, type SmtpReceiver } from '../../../test/smtp-receiver';
 import { fileMailer, smtpMailer, type MailMessage } from './mailer';
 
@@ -155,17 +154,7 @@ describe('the app with SMTP_URL', () => {
 
   async function build(smtpUrl: string) {
     dataDir = mkdtempSync(path.join(tmpdir(), 'portal-smtp-'));
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      DATA_DIR: dataDir,
-      PUBLIC_URL: ORIGIN,
-      WORKERS: 'false',
-      RATE_LIMIT_AUTH: '0',
-      RATE_LIMIT_LINK_PER_ADDRESS: '0',
-      SMTP_URL: smtpUrl,
-      MAIL_FROM: FROM,
-    });
+    const config = testConfig(dataDir, { SMTP_URL: smtpUrl, MAIL_FROM: FROM });
     database = await createTestDatabase();
     app = await buildApp(config, { database, clock, serveWeb: false, logger: false });
     await app.ready();

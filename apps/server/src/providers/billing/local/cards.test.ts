@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../lib/errors';
+import { AppError } from '../../../lib/errors';
 import { luhnValid } from '@portal/contract';
 import { assertChargeable, cardBrand, checkCard } from './cards';
 

@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
-import type { Config } from '../../config';
-import { AppError } from '../../lib/errors';
-import { optionalModule } from '../../lib/optional-module';
+import type { Config } from '../../../config';
+import { AppError } from '../../../lib/errors';
+import { optionalModule } from '../../../lib/optional-module';
 
 type StripeConfig = NonNullable<Config['stripe']>;
 

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import { z } from 'zod';
-import { AppError } from '../../lib/errors';
+import { AppError } from '../../../lib/errors';
 
 /** Webhooks older than this are refused, so a captured delivery cannot be replayed later. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;

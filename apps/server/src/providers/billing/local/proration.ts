@@ -1,5 +1,5 @@
 import type { Interval } from '@portal/contract';
-import type { InvoiceLine } from '../../db/schema/index';
+import type { InvoiceLine } from '../../../db/schema/index';
 
 /*
  * Billing periods and prorations of the local billing engine, in integer minor units (cents).
@@ -76,6 +76,14 @@ export type ProrationResult = {
 
 const iso = (d: Date) => d.toISOString();
 const ly = (interval: Interval) => `${interval}ly`;
+const line = (description: string, quantity: number, unitAmount: number, amount: number, from: Date, to: Date): InvoiceLine => ({
+  description,
+  quantity,
+  unitAmount,
+  amount,
+  periodStart: iso(from),
+  periodEnd: iso(to),
+});
 
 /** Quantity change in the middle of a period: the period stays, the price per node stays. */
 export function quantityChange(p: {
@@ -94,22 +102,22 @@ export function quantityChange(p: {
   const credit = -prorate(p.unitAmount * p.oldQuantity, remaining, total);
   const charge = prorate(p.unitAmount * p.newQuantity, remaining, total);
   const lines: InvoiceLine[] = [
-    {
-      description: `Unused time on ${p.oldQuantity} × ${p.plan} (${ly(p.interval)})`,
-      quantity: p.oldQuantity,
-      unitAmount: p.unitAmount,
-      amount: credit,
-      periodStart: iso(from),
-      periodEnd: iso(p.periodEnd),
-    },
-    {
-      description: `Remaining time on ${p.newQuantity} × ${p.plan} (${ly(p.interval)})`,
-      quantity: p.newQuantity,
-      unitAmount: p.unitAmount,
-      amount: charge,
-      periodStart: iso(from),
-      periodEnd: iso(p.periodEnd),
-    },
+    line(
+      `Unused time on ${p.oldQuantity} × ${p.plan} (${ly(p.interval)})`,
+      p.oldQuantity,
+      p.unitAmount,
+      credit,
+      from,
+      p.periodEnd,
+    ),
+    line(
+      `Remaining time on ${p.newQuantity} × ${p.plan} (${ly(p.interval)})`,
+      p.newQuantity,
+      p.unitAmount,
+      charge,
+      from,
+      p.periodEnd,
+    ),
   ];
   return { lines, subtotal: credit + charge, periodStart: from, periodEnd: p.periodEnd };
 }
@@ -135,22 +143,15 @@ export function intervalChange(p: {
   const newEnd = addIntervals(from, p.newInterval, 1);
   const charge = p.newUnitAmount * p.quantity;
   const lines: InvoiceLine[] = [
-    {
-      description: `Unused time on ${p.quantity} × ${p.plan} (${ly(p.oldInterval)})`,
-      quantity: p.quantity,
-      unitAmount: p.oldUnitAmount,
-      amount: credit,
-      periodStart: iso(from),
-      periodEnd: iso(p.periodEnd),
-    },
-    {
-      description: `${p.quantity} × ${p.plan} (${ly(p.newInterval)})`,
-      quantity: p.quantity,
-      unitAmount: p.newUnitAmount,
-      amount: charge,
-      periodStart: iso(from),
-      periodEnd: iso(newEnd),
-    },
+    line(
+      `Unused time on ${p.quantity} × ${p.plan} (${ly(p.oldInterval)})`,
+      p.quantity,
+      p.oldUnitAmount,
+      credit,
+      from,
+      p.periodEnd,
+    ),
+    line(`${p.quantity} × ${p.plan} (${ly(p.newInterval)})`, p.quantity, p.newUnitAmount, charge, from, newEnd),
   ];
   return { lines, subtotal: credit + charge, periodStart: from, periodEnd: newEnd };
 }
@@ -166,16 +167,7 @@ export function fullPeriod(p: {
 }): ProrationResult {
   const amount = p.unitAmount * p.quantity;
   return {
-    lines: [
-      {
-        description: `${p.quantity} × ${p.plan} (${ly(p.interval)})`,
-        quantity: p.quantity,
-        unitAmount: p.unitAmount,
-        amount,
-        periodStart: iso(p.periodStart),
-        periodEnd: iso(p.periodEnd),
-      },
-    ],
+    lines: [line(`${p.quantity} × ${p.plan} (${ly(p.interval)})`, p.quantity, p.unitAmount, amount, p.periodStart, p.periodEnd)],
     subtotal: amount,
     periodStart: p.periodStart,
     periodEnd: p.periodEnd,

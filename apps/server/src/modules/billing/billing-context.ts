@@ -1,0 +1,206 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Subscription } from '@portal/contract';
+import type { Config } from '../../config';
+import type { Db, Tx } from '../../db/client';
+import type { Clock } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
+import type { BillTo, PaymentGateway, Receipt, StatePatch } from '../../providers/billing/gateway';
+import { createLocalGateway } from '../../providers/billing/local/local-gateway';
+import { createStripeGateway } from '../../providers/billing/stripe/stripe-gateway';
+import type { AuditService } from '../audit/audit.service';
+import type { EmailJob } from '../email/email-job';
+import type { LicenseService } from '../licenses/licenses.service';
+import type { OutboxService } from '../outbox/outbox.service';
+import { billingRepository as repo, type CustomerRow, type SubscriptionRow } from './billing.repository';
+import { describe, licenseEffects } from './lifecycle';
+
+/** What billing needs from the licenses domain; every writing call joins billing's transaction. */
+export type BillingLicenses = Pick<
+  LicenseService,
+  'issue' | 'resizeForSubscription' | 'extendForSubscription' | 'expireForSubscription' | 'keysBySubscription'
+>;
+
+export type BillingDeps = {
+  config: Pick<Config, 'publicUrl' | 'pricing' | 'stripe'>;
+  db: Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  audit: Pick<AuditService, 'record'>;
+  outbox: Pick<OutboxService, 'enqueue' | 'on' | 'kick'>;
+  licenses: BillingLicenses;
+};
+
+/** The signed-in user as billing sees them. */
+export type BillingUser = { id: string; email: string; fname: string; lname: string };
+
+export const SYSTEM = 'system';
+export const billToOf = (u: BillingUser): BillTo => ({ userId: u.id, email: u.email, name: `${u.fname} ${u.lname}`.trim() });
+
+export function toSubscription(row: SubscriptionRow, licenseKey: string | null): Subscription {
+  return {
+    stripeId: row.providerId,
+    status: row.status,
+    quantity: row.quantity,
+    interval: row.interval,
+    currentPeriodStart: row.currentPeriodStart.toISOString(),
+    currentPeriodEnd: row.currentPeriodEnd.toISOString(),
+    cancelAtPeriodEnd: row.cancelAtPeriodEnd,
+    plan: row.plan,
+    unitAmount: row.unitAmount,
+    currency: row.currency,
+    licenseKey,
+  };
+}
+
+/**
+ * What every billing use case shares: the gateways, and the few steps each of them takes the same
+ * way (writing a gateway's state, the license following the subscription, receipts).
+ */
+export function createBillingContext(deps: BillingDeps) {
+  const { config, clock, log, outbox, licenses } = deps;
+  const local = createLocalGateway({ pricing: config.pricing, clock });
+  const stripe = config.stripe ? createStripeGateway({ config, clock, log, deferred: outbox }) : undefined;
+  /** New customers, cards and subscriptions go to the configured provider. */
+  const gateway: PaymentGateway = stripe ?? local;
+  /** An existing subscription stays with the provider that holds it. */
+  const gatewayFor = (kind: string): PaymentGateway => (kind === 'stripe' && stripe ? stripe : local);
+  /**
+   * The gateway that renews this subscription's periods itself, if any: the local engine for its
+   * own subscriptions (a Stripe subscription is renewed by Stripe, even while Stripe is not
+   * configured here any more).
+   */
+  const renewerOf = (sub: { provider: string }) => {
+    const g = gatewayFor(sub.provider);
+    return g.kind === sub.provider ? g.renewals : undefined;
+  };
+  /** Every gateway that may hold something of a customer's (the local engine keeps what it had). */
+  const gateways: PaymentGateway[] = stripe ? [local, stripe] : [local];
+  const billingUrl = `${config.publicUrl}/app/billing`;
+
+  async function withKey(row: SubscriptionRow): Promise<Subscription> {
+    const keys = await licenses.keysBySubscription([row.id]);
+    return toSubscription(row, keys.get(row.id) ?? null);
+  }
+
+  /** Writes a gateway's answer onto our record (an answer that changes nothing writes nothing). */
+  async function applyState(tx: Tx, sub: SubscriptionRow, state: StatePatch): Promise<SubscriptionRow> {
+    if (Object.keys(state).length === 0) return sub;
+    return repo.updateSubscription(tx, sub.id, { ...state, updatedAt: clock.now() });
+  }
+
+  /** Queues a templated e-mail in the caller's transaction (rendered in the brand's layout when sent). */
+  async function sendMail(tx: Tx, m: EmailJob) {
+    await outbox.enqueue(tx, 'email', m);
+  }
+
+  async function sendReceipt(tx: Tx, billTo: BillTo, inv: Receipt, row: SubscriptionRow) {
+    if (inv.status !== 'paid' || inv.amountPaid <= 0) return;
+    await sendMail(tx, {
+      to: billTo.email,
+      template: 'receipt',
+      data: {
+        number: inv.number,
+        amountPaid: inv.amountPaid,
+        currency: inv.currency,
+        paidAt: inv.createdAt.toISOString(),
+        summary: describe(row),
+        lines: inv.lines.map((l) => ({
+          description: l.description ?? describe(row),
+          quantity: l.quantity,
+          amount: l.amount,
+          periodStart: l.periodStart.toISOString(),
+          periodEnd: l.periodEnd.toISOString(),
+        })),
+        url: inv.url === null ? billingUrl : inv.url.startsWith('/') ? `${config.publicUrl}${inv.url}` : inv.url,
+      },
+    });
+  }
+
+  async function billToFor(tx: Tx, userId: string | null): Promise<BillTo | undefined> {
+    if (!userId) return undefined;
+    const u = await repo.findBillTo(tx, userId);
+    return u ? billToOf(u) : undefined;
+  }
+
+  /** The user's customer at the configured provider, made there on first use; locked until the transaction ends. */
+  async function lockCustomer(tx: Tx, billTo: BillTo): Promise<CustomerRow> {
+    const existing = await repo.lockCustomer(tx, billTo.userId);
+    if (existing?.provider === gateway.kind) return existing;
+    const providerCustomerId = await gateway.createCustomer(billTo);
+    // A customer of another provider (the vendor switched engines) starts afresh at this one.
+    if (existing) await repo.replaceCustomer(tx, billTo.userId, gateway.kind, providerCustomerId, clock.now());
+    else {
+      await repo.insertCustomer(tx, {
+        userId: billTo.userId,
+        provider: gateway.kind,
+        providerCustomerId,
+        createdAt: clock.now(),
+      });
+    }
+    return (await repo.lockCustomer(tx, billTo.userId))!;
+  }
+
+  /** The user's customer id at the configured provider, if they have one there. */
+  async function customerIdOf(tx: Tx, userId: string): Promise<string | undefined> {
+    const c = await repo.findCustomer(tx, userId);
+    return c && c.provider === gateway.kind ? c.providerCustomerId : undefined;
+  }
+
+  /** The license follows the subscription from `before` to `after` (see lifecycle.licenseEffects). */
+  async function syncLicense(tx: Tx, before: SubscriptionRow | undefined, after: SubscriptionRow, actor: string) {
+    if (!after.userId) return;
+    for (const effect of licenseEffects(before, after, clock.now())) {
+      if (effect.kind === 'issue') {
+        await licenses.issue(tx, {
+          userId: after.userId,
+          subscriptionId: after.id,
+          maxNodes: effect.maxNodes,
+          expiresAt: effect.expiresAt,
+          actor,
+        });
+      } else if (effect.kind === 'resize') {
+        try {
+          await licenses.resizeForSubscription(tx, after.id, effect.maxNodes, actor);
+        } catch (err) {
+          // Changed at the provider below the nodes in use: the license keeps its size until nodes are released.
+          if (!(effect.lenient && err instanceof AppError && err.code === 'CONFLICT')) throw err;
+          log.warn({ subscription: after.providerId, message: err.message }, 'license not resized');
+        }
+      } else if (effect.kind === 'align') {
+        await alignLicense(tx, after.id, effect.expiresAt, actor);
+      } else {
+        await licenses.expireForSubscription(tx, after.id, effect.at, actor);
+      }
+    }
+  }
+
+  /**
+   * The license ends with the paid period. A switch from yearly to monthly moves that end earlier
+   * (the unused time became account credit), which `extend` alone never does.
+   */
+  async function alignLicense(tx: Tx, subscriptionId: string, periodEnd: Date, actor: string) {
+    await licenses.extendForSubscription(tx, subscriptionId, periodEnd, actor);
+    await licenses.expireForSubscription(tx, subscriptionId, periodEnd, actor);
+  }
+
+  return {
+    ...deps,
+    local,
+    stripe,
+    gateway,
+    gatewayFor,
+    renewerOf,
+    gateways,
+    billingUrl,
+    withKey,
+    applyState,
+    sendMail,
+    sendReceipt,
+    billToFor,
+    lockCustomer,
+    customerIdOf,
+    syncLicense,
+    alignLicense,
+  };
+}
+export type BillingContext = ReturnType<typeof createBillingContext>;

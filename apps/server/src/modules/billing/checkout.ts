@@ -1,0 +1,94 @@
+import type { Interval, Subscription } from '@portal/contract';
+import { sha256 } from '../../lib/crypto';
+import { AppError, notFound } from '../../lib/errors';
+import { billToOf, type BillingContext, type BillingUser } from './billing-context';
+import { billingRepository as repo } from './billing.repository';
+
+/** A double-submitted checkout (same user, interval and quantity) within this window is the same purchase. */
+export const CHECKOUT_DEDUP_MS = 10_000;
+
+export type CheckoutBody = { interval: Interval; quantity: number; paymentMethodId?: string | undefined };
+export type CheckoutResult = { subscription: Subscription; clientSecret?: string; created: boolean };
+
+/**
+ * Buys a subscription and issues its license in one transaction. Idempotent: a client-supplied
+ * Idempotency-Key names the purchase; without one, the same user buying the same interval and
+ * quantity again within CHECKOUT_DEDUP_MS gets the first answer (a double-click or a retried
+ * request), never a second subscription or charge. The customer row lock serialises both.
+ */
+export function createCheckout(ctx: BillingContext) {
+  const { db, clock, audit, outbox, config } = ctx;
+
+  return async function checkout(user: BillingUser, body: CheckoutBody, idempotencyKey?: string): Promise<CheckoutResult> {
+    const now = clock.now();
+    const checkoutKey = idempotencyKey
+      ? `client:${sha256(`${user.id}:${idempotencyKey}`)}`
+      : `auto:${sha256([user.id, body.interval, body.quantity, body.paymentMethodId ?? '', Math.floor(now.getTime() / CHECKOUT_DEDUP_MS)].join('|'))}`;
+    const result = await db.transaction(async (tx) => {
+      const billTo = billToOf(user);
+      const customer = await ctx.lockCustomer(tx, billTo);
+      const earlier =
+        (await repo.findByCheckoutKey(tx, user.id, checkoutKey)) ??
+        (idempotencyKey
+          ? undefined
+          : await repo.findRecentCheckout(
+              tx,
+              user.id,
+              body.interval,
+              body.quantity,
+              new Date(now.getTime() - CHECKOUT_DEDUP_MS),
+            ));
+      if (earlier) {
+        if (earlier.interval !== body.interval || earlier.quantity !== body.quantity) {
+          throw new AppError('CONFLICT', 'This Idempotency-Key was already used for a different purchase.');
+        }
+        return { row: earlier, created: false };
+      }
+      const gateway = ctx.gateway;
+      const cards = await gateway.listCards(tx, customer.providerCustomerId);
+      if (body.paymentMethodId && !cards.some((c) => c.id === body.paymentMethodId)) throw notFound('The card');
+      const cardId = body.paymentMethodId ?? (cards.find((c) => c.isDefault) ?? cards[0])?.id ?? null;
+      const created = await gateway.createSubscription(
+        tx,
+        {
+          customerId: customer.providerCustomerId,
+          billTo,
+          interval: body.interval,
+          quantity: body.quantity,
+          cardId,
+          checkoutKey,
+          plan: config.pricing.plan,
+        },
+        async (state) => {
+          const saved = await repo.saveProviderState(tx, gateway.kind, state, {
+            userId: user.id,
+            plan: config.pricing.plan,
+            checkoutKey,
+            at: clock.now(),
+          });
+          return { row: saved.row!, before: saved.before };
+        },
+      );
+      const row = created.row;
+      await ctx.syncLicense(tx, created.before, row, user.email);
+      if (!created.before) {
+        await audit.record(tx, {
+          type: 'subscription_created',
+          userId: user.id,
+          actor: user.email,
+          subscription: row,
+          invoice: created.invoice,
+          status: row.status,
+        });
+      }
+      if (created.invoice) await ctx.sendReceipt(tx, billTo, created.invoice, row);
+      return { row, created: true, clientSecret: created.clientSecret };
+    });
+    void outbox.kick();
+    return {
+      subscription: await ctx.withKey(result.row),
+      created: result.created,
+      ...('clientSecret' in result && result.clientSecret ? { clientSecret: result.clientSecret } : {}),
+    };
+  };
+}

@@ -1,0 +1,135 @@
+import type { Tx } from '../../db/client';
+import type { BillingContext } from './billing-context';
+import { SYSTEM } from './billing-context';
+import { createBillingNotices } from './billing-notices';
+import { billingRepository as repo, type SubscriptionRow } from './billing.repository';
+import { describe, endedNow, hasAccess } from './lifecycle';
+
+/** How often the worker looks for subscriptions whose period has ended. */
+export const RENEWAL_INTERVAL_MS = 30_000;
+
+/**
+ * Renewals of the periods we bill ourselves (the local engine; Stripe renews its own and tells us
+ * through webhooks), the notices sent before something goes wrong, and the worker that runs both.
+ */
+export function createRenewals(ctx: BillingContext) {
+  const { db, clock, log, audit, outbox, licenses, billingUrl } = ctx;
+  const notices = createBillingNotices({ db, clock, log, outbox, billingUrl });
+
+  /** One renewal step of a subscription whose period has ended (row locked by the caller). */
+  async function renewOne(tx: Tx, sub: SubscriptionRow): Promise<SubscriptionRow> {
+    const renewer = ctx.renewerOf(sub);
+    const billTo = await ctx.billToFor(tx, sub.userId);
+    if (!billTo || !renewer) {
+      // The owner is gone: nothing more is charged.
+      return ctx.applyState(tx, sub, endedNow(sub, clock.now()));
+    }
+    const r = await renewer.renew(tx, sub, billTo);
+    const row = await ctx.applyState(tx, sub, r.state);
+    const base = { userId: billTo.userId, actor: SYSTEM, subscription: sub };
+    if (r.outcome === 'renewed') {
+      await licenses.extendForSubscription(tx, sub.id, row.currentPeriodEnd, SYSTEM);
+      await audit.record(tx, { ...base, type: 'subscription_renewed', until: row.currentPeriodEnd, invoice: r.invoice });
+      if (r.invoice) await ctx.sendReceipt(tx, billTo, r.invoice, row);
+    } else if (r.outcome === 'payment_failed') {
+      await audit.record(tx, { ...base, type: 'subscription_payment_failed', invoice: r.invoice });
+      // Once per period: a retried renewal of the same period finds the notice recorded.
+      if (r.invoice && (await notices.recordOnce(tx, sub.id, 'payment-failed', row.currentPeriodEnd))) {
+        await ctx.sendMail(tx, {
+          to: billTo.email,
+          template: 'payment-failed',
+          data: {
+            number: r.invoice.number,
+            amountDue: r.invoice.amountDue,
+            currency: r.invoice.currency,
+            url: billingUrl,
+            accessUntil: sub.currentPeriodEnd.toISOString(),
+          },
+        });
+      }
+    } else {
+      await licenses.expireForSubscription(tx, sub.id, sub.currentPeriodEnd, SYSTEM);
+      await audit.record(tx, { ...base, type: 'subscription_ended', reason: r.endedBecause });
+      await ctx.sendMail(tx, {
+        to: billTo.email,
+        template: 'subscription-ended',
+        data: { summary: describe(sub), endedOn: sub.currentPeriodEnd.toISOString(), url: billingUrl },
+      });
+    }
+    return row;
+  }
+
+  /** A subscription whose period ended before the worker got to it is brought up to date first. */
+  async function catchUp(tx: Tx, sub: SubscriptionRow): Promise<SubscriptionRow> {
+    let row = sub;
+    for (let i = 0; i < 120 && ctx.renewerOf(row) && hasAccess(row) && row.currentPeriodEnd <= clock.now(); i++) {
+      row = await renewOne(tx, row);
+    }
+    return row;
+  }
+
+  /**
+   * Renews (or ends) every subscription whose period has ended, one row per transaction, claimed
+   * with FOR UPDATE SKIP LOCKED so any number of instances can run it at once.
+   */
+  async function runRenewals(): Promise<number> {
+    let handled = 0;
+    const failed: string[] = [];
+    for (let i = 0; i < 10_000; i++) {
+      let claimed: string | undefined;
+      try {
+        const done = await db.transaction(async (tx) => {
+          const sub = await repo.claimDueSubscription(tx, clock.now(), failed);
+          if (!sub) return false;
+          claimed = sub.id;
+          await renewOne(tx, sub);
+          return true;
+        });
+        if (!done) break;
+        handled++;
+      } catch (err) {
+        if (!claimed) throw err;
+        // One broken row must not stop the others; it is retried on the next run.
+        failed.push(claimed);
+        log.error({ err, subscription: claimed }, 'renewal failed');
+      }
+    }
+    if (handled > 0) void outbox.kick();
+    return handled;
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<number> | undefined;
+  let stopped = false;
+
+  return {
+    catchUp,
+    runRenewals,
+    /** Queues the notices that are due (renewal coming up, card expiring); the worker runs it too. */
+    runNotices: notices.run,
+
+    startWorkers(intervalMs = RENEWAL_INTERVAL_MS) {
+      stopped = false;
+      timer = setInterval(() => {
+        if (running || stopped) return;
+        running = runRenewals()
+          .then(async (n) => n + (await notices.run()))
+          .catch((err) => {
+            log.error({ err }, 'renewal run failed');
+            return 0;
+          })
+          .finally(() => {
+            running = undefined;
+          });
+      }, intervalMs);
+      timer.unref();
+    },
+
+    async stopWorkers() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}

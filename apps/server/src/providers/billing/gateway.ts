@@ -1,0 +1,178 @@
+import type { ChangePreview, Interval, Invoice, PaymentMethod } from '@portal/contract';
+import type { Tx } from '../../db/client';
+import type { InvoiceLine, subscriptions } from '../../db/schema/index';
+
+/**
+ * The payment side of billing, as the billing domain calls it. Two implementations: the local
+ * engine (`local/`, in our database: every call joins the caller's transaction, so a refused
+ * charge rolls the whole change back) and Stripe (`stripe/`, API calls with idempotency keys
+ * derived from our operation id). A gateway owns its own tables and queries; the billing domain
+ * owns customers, subscriptions and what follows from a change (licenses, activity, e-mails), and
+ * writes the subscription state a gateway answers onto its own record. Nothing here imports the
+ * billing module: the arrow points from modules/ to providers/ only (lint enforces it).
+ */
+export interface PaymentGateway {
+  readonly kind: ProviderKind;
+  readonly publishableKey?: string | undefined;
+
+  /** The provider's customer for a user, made on first use (idempotent per user). */
+  createCustomer(billTo: BillTo): Promise<string>;
+
+  // ---- cards ----
+  createSetupIntent(tx: Tx, customerId: string, opId: string): Promise<string>;
+  listCards(tx: Tx, customerId: string): Promise<PaymentMethod[]>;
+  setDefaultCard(tx: Tx, customerId: string, cardId: string, opId: string): Promise<void>;
+  /** The card a subscription is charged to from now on. */
+  setSubscriptionCard(tx: Tx, sub: SubscriptionRecord, cardId: string, opId: string): Promise<StatePatch>;
+  detachCard(tx: Tx, customerId: string, cardId: string, opId: string): Promise<void>;
+  /** Account deletion: every card goes (the provider is told after the commit where it is remote). */
+  detachAllCards(tx: Tx, customerId: string, opId: string): Promise<void>;
+
+  // ---- charges ----
+  /**
+   * Starts a subscription and takes its first payment. `save` writes the billing domain's record
+   * (the gateway calls it once, as soon as it knows the state) and answers it, with the record as
+   * it was when a webhook had mirrored it first.
+   */
+  createSubscription(tx: Tx, input: NewSubscriptionInput, save: SaveSubscription): Promise<CreatedSubscription>;
+  changeQuantity(tx: Tx, sub: SubscriptionRecord, quantity: number, billTo: BillTo, opId: string): Promise<Charge>;
+  changeInterval(tx: Tx, sub: SubscriptionRecord, interval: Interval, billTo: BillTo, opId: string): Promise<Charge>;
+  setCancelAtPeriodEnd(tx: Tx, sub: SubscriptionRecord, cancel: boolean, opId: string): Promise<StatePatch>;
+  /** Ends the subscription at the provider with no further charge (billing ends its own record). */
+  cancelNow(tx: Tx, sub: SubscriptionRecord, opId: string): Promise<void>;
+  /** A past_due subscription is paid with `cardId` now; answers what was paid and the new state. */
+  payOpenInvoices(tx: Tx, sub: SubscriptionRecord, customerId: string, cardId: string, opId: string): Promise<Payment>;
+  /** The exact amount a change would charge now (the same arithmetic as the change). */
+  preview(tx: Tx, sub: SubscriptionRecord, change: PlannedChange, customerId: string): Promise<ChangePreview>;
+
+  // ---- invoices ----
+  listInvoices(tx: Tx, sub: SubscriptionRecord): Promise<Invoice[]>;
+  /** The owner's invoice as a printable document (local) or the provider's hosted page. */
+  invoiceDocument(tx: Tx, owner: { userId: string; customerId?: string | undefined }, id: string): Promise<InvoiceDocument>;
+  /** Every invoice of the user, for the data export. */
+  exportInvoices(tx: Tx, userId: string, subs: SubscriptionRecord[]): Promise<ExportedInvoice[]>;
+  /** Account deletion: the name and address on kept invoices are replaced. */
+  anonymiseCustomer(tx: Tx, userId: string, replacement: string): Promise<void>;
+
+  // ---- what only some providers have ----
+  /** Periods we renew ourselves (the local engine); Stripe renews its own and tells us. */
+  readonly renewals?: { renew(tx: Tx, sub: SubscriptionRecord, billTo: BillTo): Promise<Renewal> };
+  /** The local card form (POST /api/billing/local/confirm-setup). */
+  readonly cardForm?: { confirmSetup(tx: Tx, customerId: string, input: CardFormInput): Promise<PaymentMethod> };
+  /** Provider events (webhooks) translated into gateway events. */
+  readonly events?: GatewayEvents;
+}
+
+export type ProviderKind = 'local' | 'stripe';
+
+/** The billing domain's record of a subscription, as gateways read it. */
+export type SubscriptionRecord = typeof subscriptions.$inferSelect;
+
+/** The provider-side state of a subscription, which billing writes onto its record. */
+export type SubscriptionState = Pick<
+  SubscriptionRecord,
+  | 'status'
+  | 'quantity'
+  | 'interval'
+  | 'unitAmount'
+  | 'currency'
+  | 'paymentMethodId'
+  | 'currentPeriodStart'
+  | 'currentPeriodEnd'
+  | 'cancelAtPeriodEnd'
+  | 'canceledAt'
+>;
+export type StatePatch = Partial<SubscriptionState>;
+export type ProviderSubscription = SubscriptionState & { providerId: string };
+
+/** Who pays: the portal user behind a provider customer. */
+export type BillTo = { userId: string; email: string; name: string };
+
+export type PlannedChange = { quantity?: number; interval?: Interval };
+
+export type NewSubscriptionInput = {
+  customerId: string;
+  billTo: BillTo;
+  interval: Interval;
+  quantity: number;
+  cardId: string | null;
+  checkoutKey: string;
+  plan: string;
+};
+export type SaveSubscription = (s: ProviderSubscription) => Promise<Saved>;
+export type Saved = { row: SubscriptionRecord; before?: SubscriptionRecord | undefined };
+export type CreatedSubscription = Saved & {
+  /** The first invoice, when the gateway wrote one (the receipt is e-mailed from it). */
+  invoice?: Receipt | undefined;
+  /** Stripe: the first payment needs the customer's action in the browser (3-D Secure). */
+  clientSecret?: string | undefined;
+};
+
+/** What a charge did: the state to write and the invoice it produced (local engine). */
+export type Charge = { state: StatePatch; invoice?: Receipt | undefined };
+export type Payment = { state: StatePatch; paid: Receipt[] };
+
+export type Renewal =
+  | { outcome: 'renewed'; state: StatePatch; invoice?: Receipt | undefined }
+  | { outcome: 'payment_failed'; state: StatePatch; invoice?: Receipt | undefined }
+  | { outcome: 'ended'; endedBecause: 'cancelled' | 'unpaid'; state: StatePatch };
+
+/** An invoice as a receipt e-mail tells it. */
+export type Receipt = {
+  id: string;
+  number: string;
+  status: string;
+  amountDue: number;
+  amountPaid: number;
+  currency: string;
+  createdAt: Date;
+  /** A line without a description (a provider may send none) is named after the subscription. */
+  lines: { description: string | null; quantity: number; amount: number; periodStart: Date; periodEnd: Date }[];
+  /** The invoice page: a path of ours (local) or the provider's address. */
+  url: string | null;
+};
+
+export type PrintableInvoice = {
+  id: string;
+  number: string;
+  status: string;
+  currency: string;
+  amountDue: number;
+  amountPaid: number;
+  periodStart: Date;
+  periodEnd: Date;
+  lines: InvoiceLine[];
+  customerName: string | null;
+  customerEmail: string | null;
+  createdAt: Date;
+};
+export type InvoiceDocument = { printable: PrintableInvoice } | { redirect: string } | undefined;
+export type ExportedInvoice = Record<string, unknown>;
+
+export type CardFormInput = {
+  clientSecret: string;
+  number: string;
+  expMonth: number;
+  expYear: number;
+  cvc: string;
+};
+
+/** What happened at the provider, in billing's words (read from the provider, never from the event's snapshot). */
+export type GatewayEvent =
+  | { type: 'subscription_changed'; subscription: ProviderSubscription; customerId: string | null; receipt?: Receipt }
+  | { type: 'card_attached'; customerId: string; cardId: string };
+
+export type VerifiedEvent = {
+  id: string;
+  type: string;
+  /** What to read back from the provider, or null for an event billing does not act on. */
+  job: ProviderEventJob | null;
+};
+export type ProviderEventJob = { object: 'subscription' | 'invoice' | 'setup_intent'; id: string };
+
+export interface GatewayEvents {
+  /** Verifies a webhook against the raw body; throws a 400 AppError with the reason. */
+  verify(raw: Buffer, signature: string | undefined): VerifiedEvent;
+  /** Reads the object an event names and says what it means for billing. */
+  read(job: ProviderEventJob & { eventType: string }): Promise<GatewayEvent | null>;
+}

@@ -1,0 +1,155 @@
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Tx } from '../../../db/client';
+import { invoices, paymentMethods, setupIntents } from '../../../db/schema/index';
+
+export type CardRow = typeof paymentMethods.$inferSelect;
+export type InvoiceRow = typeof invoices.$inferSelect;
+
+/** INV-999 sorts before INV-1000: compare by length first. */
+const byNumberDesc = [desc(sql`length(${invoices.number})`), desc(invoices.number)];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The local engine's own tables: cards, setup intents and invoices. Every function joins the caller's transaction. */
+export const localRepository = {
+  // cards
+  async listCards(tx: Tx, customerId: string): Promise<CardRow[]> {
+    return tx
+      .select()
+      .from(paymentMethods)
+      .where(and(eq(paymentMethods.customerId, customerId), isNull(paymentMethods.detachedAt)))
+      .orderBy(desc(paymentMethods.createdAt), desc(paymentMethods.id));
+  },
+  async findCard(tx: Tx, customerId: string, id: string): Promise<CardRow | undefined> {
+    const [row] = await tx
+      .select()
+      .from(paymentMethods)
+      .where(and(eq(paymentMethods.id, id), eq(paymentMethods.customerId, customerId), isNull(paymentMethods.detachedAt)))
+      .limit(1);
+    return row;
+  },
+  /** A card that is still attached, by its globally unique id (the card a subscription charges). */
+  async findCardById(tx: Tx, id: string): Promise<CardRow | undefined> {
+    const [row] = await tx
+      .select()
+      .from(paymentMethods)
+      .where(and(eq(paymentMethods.id, id), isNull(paymentMethods.detachedAt)))
+      .limit(1);
+    return row;
+  },
+  async insertCard(tx: Tx, row: typeof paymentMethods.$inferInsert) {
+    await tx.insert(paymentMethods).values(row);
+  },
+  async setDefaultCard(tx: Tx, customerId: string, id: string) {
+    await tx
+      .update(paymentMethods)
+      .set({ isDefault: sql`${paymentMethods.id} = ${id}` })
+      .where(and(eq(paymentMethods.customerId, customerId), isNull(paymentMethods.detachedAt)));
+  },
+  async detachCard(tx: Tx, customerId: string, id: string, at: Date) {
+    await tx
+      .update(paymentMethods)
+      .set({ detachedAt: at, isDefault: false })
+      .where(and(eq(paymentMethods.id, id), eq(paymentMethods.customerId, customerId)));
+  },
+  async detachAllCards(tx: Tx, customerId: string, at: Date) {
+    await tx
+      .update(paymentMethods)
+      .set({ detachedAt: at, isDefault: false })
+      .where(and(eq(paymentMethods.customerId, customerId), isNull(paymentMethods.detachedAt)));
+  },
+
+  // setup intents
+  async insertSetupIntent(tx: Tx, row: typeof setupIntents.$inferInsert) {
+    await tx.insert(setupIntents).values(row);
+  },
+  async lockSetupIntent(tx: Tx, customerId: string, clientSecretHash: string) {
+    const [row] = await tx
+      .select()
+      .from(setupIntents)
+      .where(and(eq(setupIntents.clientSecretHash, clientSecretHash), eq(setupIntents.customerId, customerId)))
+      .for('update');
+    return row;
+  },
+  async completeSetupIntent(tx: Tx, id: string, paymentMethodId: string) {
+    await tx.update(setupIntents).set({ status: 'succeeded', paymentMethodId }).where(eq(setupIntents.id, id));
+  },
+
+  // invoices
+  async insertInvoice(tx: Tx, row: Omit<typeof invoices.$inferInsert, 'number'>): Promise<InvoiceRow> {
+    const [created] = await tx
+      .insert(invoices)
+      .values({ ...row, number: sql`'INV-' || nextval('invoice_number_seq')::text` })
+      .returning();
+    return created!;
+  },
+  async updateInvoice(tx: Tx, id: string, patch: Partial<typeof invoices.$inferInsert>): Promise<InvoiceRow> {
+    const [row] = await tx.update(invoices).set(patch).where(eq(invoices.id, id)).returning();
+    return row!;
+  },
+  async listInvoices(tx: Tx, subscriptionId: string): Promise<InvoiceRow[]> {
+    return tx
+      .select()
+      .from(invoices)
+      .where(eq(invoices.subscriptionId, subscriptionId))
+      .orderBy(desc(invoices.createdAt), ...byNumberDesc);
+  },
+  async listInvoicesForUser(tx: Tx, userId: string): Promise<InvoiceRow[]> {
+    return tx
+      .select()
+      .from(invoices)
+      .where(eq(invoices.userId, userId))
+      .orderBy(desc(invoices.createdAt), ...byNumberDesc);
+  },
+  async openInvoices(tx: Tx, subscriptionId: string): Promise<InvoiceRow[]> {
+    return tx
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.subscriptionId, subscriptionId), eq(invoices.status, 'open')))
+      .orderBy(asc(invoices.createdAt));
+  },
+  async findInvoiceForUser(tx: Tx, userId: string, id: string): Promise<InvoiceRow | undefined> {
+    if (!UUID.test(id)) return undefined;
+    const [row] = await tx
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.id, id), eq(invoices.userId, userId)))
+      .limit(1);
+    return row;
+  },
+  /** Invoices are kept for the vendor's books; the customer's name and address on them are replaced. */
+  async anonymiseInvoices(tx: Tx, userId: string, replacement: string) {
+    await tx
+      .update(invoices)
+      .set({ userId: null, customerName: replacement, customerEmail: null })
+      .where(eq(invoices.userId, userId));
+  },
+  /**
+   * Account credit available to the customer: over their invoices, what was due minus what the
+   * lines added up to. A credit invoice (lines < 0, nothing due) adds, credit used on a later
+   * invoice (due < lines) takes away.
+   */
+  async creditBalance(tx: Tx, userId: string): Promise<number> {
+    const [row] = await tx
+      .select({
+        balance: sql<number>`coalesce(sum(${invoices.amountDue} - (select coalesce(sum((l->>'amount')::bigint), 0) from jsonb_array_elements(${invoices.lines}) l)), 0)::int`,
+      })
+      .from(invoices)
+      .where(and(eq(invoices.userId, userId), sql`${invoices.status} <> 'void'`));
+    return Math.max(0, Number(row?.balance ?? 0));
+  },
+  /** Start of the subscription's billing schedule: its first period, or the last interval switch. */
+  async billingAnchor(tx: Tx, subscriptionId: string): Promise<Date | undefined> {
+    const [row] = await tx
+      .select({ periodStart: invoices.periodStart })
+      .from(invoices)
+      .where(
+        and(
+          eq(invoices.subscriptionId, subscriptionId),
+          inArray(invoices.reason, ['subscription_create', 'subscription_interval_change']),
+        ),
+      )
+      .orderBy(desc(invoices.createdAt), ...byNumberDesc)
+      .limit(1);
+    return row?.periodStart;
+  },
+};
