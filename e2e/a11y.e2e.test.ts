@@ -1,15 +1,16 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  buySubscription,
   baseUrl,
+  describe,
+  expect,
+  it,
   latestSignInLink,
-  openBrowser,
+  sendSignInLink,
   transitionsDone,
   uniqueEmail,
   WCAG_TAGS,
-  type Browser,
+  type NewCustomer,
 } from './fixtures';
 
 /**
@@ -69,58 +70,67 @@ async function visit(page: Page, path: string, title?: string | RegExp) {
 
 for (const scheme of ['light', 'dark'] as const) {
   describe(`accessibility in the ${scheme} colour scheme`, () => {
-    let b: Browser;
+    /**
+     * Each test opens its own browser in the scheme, or has its own customer (Ada Lovelace), and
+     * brings the page to the state it checks; `page` is that test's page.
+     */
+    const inScheme = { viewport: { width: 1280, height: 900 }, colorScheme: scheme };
+    const ada = { ...inScheme, fname: 'Ada', lname: 'Lovelace', company: 'Analytical Engines' };
     let page: Page;
-    const email = uniqueEmail(`a11y-${scheme}`);
+    let email = '';
     let link = '';
     let licenseKey = '';
     let stripeId = '';
 
-    beforeAll(async () => {
-      b = await openBrowser({ width: 1280, height: 900 });
-      page = b.page;
-      await page.emulateMedia({ colorScheme: scheme });
-    });
-    afterAll(async () => {
-      await b.close();
-    });
-
     describe('public pages', () => {
-      it('/login', async () => {
+      it('/login', async ({ browser }) => {
+        ({ page } = await browser(inScheme));
         await visit(page, '/login');
         await page.getByLabel('E-mail address').waitFor();
         expect(await page.evaluate(() => document.documentElement.dataset.mantineColorScheme)).toBe(scheme);
         await expectAccessible(page, `/login (${scheme})`);
       });
 
-      it('/login with an invalid address', async () => {
+      it('/login with an invalid address', async ({ browser }) => {
+        ({ page } = await browser(inScheme));
+        await visit(page, '/login');
         await page.getByLabel('E-mail address').fill('not-an-address');
         await page.getByRole('button', { name: 'Send sign-in link' }).click();
         await page.getByText('Enter a valid e-mail address, such as name@example.com').waitFor();
         await expectAccessible(page, `/login, invalid address (${scheme})`);
       });
 
-      it('/signup', async () => {
+      it('/signup', async ({ browser }) => {
+        ({ page } = await browser(inScheme));
         await visit(page, '/signup');
         await page.getByLabel('E-mail address').waitFor();
         await expectAccessible(page, `/signup (${scheme})`);
       });
 
-      it('link sent', async () => {
+      it('link sent', async ({ browser }) => {
+        ({ page } = await browser(inScheme));
+        email = uniqueEmail(`a11y-${scheme}`);
+        await visit(page, '/signup');
         await page.getByLabel('E-mail address').fill(email);
         await page.getByRole('button', { name: 'Send sign-up link' }).click();
         await h1(page, 'Check your inbox').waitFor();
         await expectAccessible(page, `link sent (${scheme})`);
       });
 
-      it('link landing (/login?link=…)', async () => {
+      it('link landing (/login?link=…)', async ({ browser }) => {
+        ({ page } = await browser(inScheme));
+        email = uniqueEmail(`a11y-${scheme}`);
+        await sendSignInLink(page, email);
         link = await latestSignInLink(email);
         await page.goto(link);
         await page.getByRole('button', { name: 'Continue to the portal' }).waitFor();
         await expectAccessible(page, `link landing (${scheme})`);
       });
 
-      it('/onboarding, and with its field errors', async () => {
+      it('/onboarding, and with its field errors', async ({ browser }) => {
+        ({ page } = await browser(inScheme));
+        email = uniqueEmail(`a11y-${scheme}`);
+        await page.goto(await sendSignInLink(page, email));
         await page.getByRole('button', { name: 'Continue to the portal' }).click();
         await page.waitForURL('**/onboarding');
         await page.getByLabel(/First name/).waitFor();
@@ -130,29 +140,20 @@ for (const scheme of ['light', 'dark'] as const) {
         await expectAccessible(page, `/onboarding with errors (${scheme})`);
       });
 
-      it('a used link', async () => {
-        const other = await openBrowser({ width: 1280, height: 900 });
-        try {
-          await other.page.emulateMedia({ colorScheme: scheme });
-          await other.page.goto(link);
-          await other.page.getByRole('button', { name: 'Continue to the portal' }).click();
-          await h1(other.page, /expired or was already used/).waitFor();
-          await expectAccessible(other.page, `used link (${scheme})`);
-        } finally {
-          await other.close();
-        }
+      it('a used link', async ({ browser, customer }) => {
+        // A customer signed in with the link, which used it up.
+        ({ email } = await customer({ ...inScheme, email: uniqueEmail(`a11y-${scheme}`), onboard: false }));
+        link = await latestSignInLink(email);
+        const other = await browser(inScheme);
+        await other.page.emulateMedia({ colorScheme: scheme });
+        await other.page.goto(link);
+        await other.page.getByRole('button', { name: 'Continue to the portal' }).click();
+        await h1(other.page, /expired or was already used/).waitFor();
+        await expectAccessible(other.page, `used link (${scheme})`);
       });
     });
 
     describe('signed-in pages without data', () => {
-      beforeAll(async () => {
-        const onboarded = await page.context().request.post(`${baseUrl}/api/users/onboarding`, {
-          data: { fname: 'Ada', lname: 'Lovelace', company: 'Analytical Engines' },
-          headers: { origin: baseUrl },
-        });
-        expect(onboarded.status()).toBe(200);
-      });
-
       for (const [path, title] of [
         ['/app/dashboard', undefined],
         ['/app/licenses', 'Licenses'],
@@ -161,7 +162,8 @@ for (const scheme of ['light', 'dark'] as const) {
         ['/app/billing', 'Billing'],
         ['/app/profile', 'Profile'],
       ] as const) {
-        it(path, async () => {
+        it(path, async ({ customer }) => {
+          ({ page } = await customer(ada));
           await visit(page, path, title);
           if (path === '/app/licenses') await page.getByText('No licenses yet').waitFor();
           if (path === '/app/billing') await page.getByText('No cards yet').waitFor();
@@ -169,14 +171,16 @@ for (const scheme of ['light', 'dark'] as const) {
         });
       }
 
-      it('the checkout priced yearly', async () => {
+      it('the checkout priced yearly', async ({ customer }) => {
+        ({ page } = await customer(ada));
         await visit(page, '/app/billing', 'Billing');
         await page.getByText('Billed yearly', { exact: true }).click();
         await page.getByText(/You save .+ a year compared with monthly billing\./).waitFor();
         await expectAccessible(page, `/app/billing, yearly checkout (${scheme})`);
       });
 
-      it('the add-card dialog, and with its field errors', async () => {
+      it('the add-card dialog, and with its field errors', async ({ customer }) => {
+        ({ page } = await customer(ada));
         await visit(page, '/app/billing', 'Billing');
         await page.getByRole('button', { name: 'Add card', exact: true }).click();
         const add = page.getByRole('dialog', { name: 'Add a card' });
@@ -191,7 +195,8 @@ for (const scheme of ['light', 'dark'] as const) {
         await add.waitFor({ state: 'hidden' });
       });
 
-      it('the side menu opened at 800 px', async () => {
+      it('the side menu opened at 800 px', async ({ customer }) => {
+        ({ page } = await customer(ada));
         await page.setViewportSize({ width: 800, height: 900 });
         try {
           await visit(page, '/app/dashboard');
@@ -206,26 +211,31 @@ for (const scheme of ['light', 'dark'] as const) {
     });
 
     describe('signed-in pages with a subscription', () => {
-      beforeAll(async () => {
-        ({ licenseKey, stripeId } = await buySubscription(page, 3));
+      /** Ada with a subscription of 3 nodes, one of them activated (a11y-node-01). */
+      async function subscriber(customer: NewCustomer) {
+        ({ page, licenseKey, stripeId } = await customer({ ...ada, subscription: 3 }));
         const activated = await page.context().request.post(`${baseUrl}/api/licenses/${licenseKey}/activate`, {
           data: { fingerprint: 'a11y-fp-1', hostname: 'a11y-node-01' },
         });
         expect(activated.status(), await activated.text()).toBe(201);
-      });
+      }
 
-      it('/app/dashboard', async () => {
+      it('/app/dashboard', async ({ customer }) => {
+        await subscriber(customer);
         await visit(page, '/app/dashboard');
         await expectAccessible(page, `/app/dashboard with a subscription (${scheme})`);
       });
 
-      it('/app/licenses with a license', async () => {
+      it('/app/licenses with a license', async ({ customer }) => {
+        await subscriber(customer);
         await visit(page, '/app/licenses', 'Licenses');
         await page.getByRole('table', { name: 'Licenses' }).getByText(licenseKey).waitFor();
         await expectAccessible(page, `/app/licenses with data (${scheme})`);
       });
 
-      it('the license drawer, its activate and validate panels', async () => {
+      it('the license drawer, its activate and validate panels', async ({ customer }) => {
+        await subscriber(customer);
+        await visit(page, '/app/licenses', 'Licenses');
         await page.getByRole('button', { name: `Open license ${licenseKey}` }).click();
         const drawer = page.getByRole('dialog', { name: 'License details' });
         await drawer.getByRole('table', { name: 'Nodes' }).getByText('a11y-node-01').waitFor();
@@ -241,7 +251,8 @@ for (const scheme of ['light', 'dark'] as const) {
         await expectAccessible(page, `license drawer, validate (${scheme})`);
       });
 
-      it('the release-node confirmation', async () => {
+      it('the release-node confirmation', async ({ customer }) => {
+        await subscriber(customer);
         await page.goto(`/app/licenses?license=${licenseKey}`);
         const drawer = page.getByRole('dialog', { name: 'License details' });
         await drawer.getByRole('button', { name: 'Release node a11y-node-01' }).click();
@@ -252,7 +263,8 @@ for (const scheme of ['light', 'dark'] as const) {
         await confirm.waitFor({ state: 'hidden' });
       });
 
-      it('/app/licenses on a phone (cards) with the drawer open', async () => {
+      it('/app/licenses on a phone (cards) with the drawer open', async ({ customer }) => {
+        await subscriber(customer);
         await page.setViewportSize({ width: 390, height: 844 });
         try {
           await visit(page, '/app/licenses', 'Licenses');
@@ -268,14 +280,16 @@ for (const scheme of ['light', 'dark'] as const) {
       });
 
       for (const path of ['/app/support', '/app/download-iso', '/app/profile'] as const) {
-        it(`${path} as a subscriber`, async () => {
+        it(`${path} as a subscriber`, async ({ customer }) => {
+          await subscriber(customer);
           await page.goto(path);
           await h1(page).waitFor();
           await expectAccessible(page, `${path} with a subscription (${scheme})`);
         });
       }
 
-      it('/app/billing with a subscription', async () => {
+      it('/app/billing with a subscription', async ({ customer }) => {
+        await subscriber(customer);
         await visit(page, '/app/billing', 'Billing');
         await page.getByRole('article').getByRole('table', { name: 'Invoices' }).getByRole('row').nth(1).waitFor();
         await expectAccessible(page, `/app/billing with a subscription (${scheme})`);
@@ -296,7 +310,8 @@ for (const scheme of ['light', 'dark'] as const) {
         await modal.waitFor({ state: 'hidden' });
       };
 
-      it('the change-quantity modal', async () => {
+      it('the change-quantity modal', async ({ customer }) => {
+        await subscriber(customer);
         await subscriptionModal('Change quantity', 'Update Subscription Quantity', async (modal) => {
           await modal.getByLabel('New number of nodes').fill('5');
           await modal
@@ -306,7 +321,8 @@ for (const scheme of ['light', 'dark'] as const) {
         });
       });
 
-      it('the billing-period modal', async () => {
+      it('the billing-period modal', async ({ customer }) => {
+        await subscriber(customer);
         await subscriptionModal('Change billing period', 'Update Billing Period', async (modal) => {
           await modal
             .getByRole('group', { name: 'Charge preview' })
@@ -315,11 +331,13 @@ for (const scheme of ['light', 'dark'] as const) {
         });
       });
 
-      it('the cancel-subscription modal', async () => {
+      it('the cancel-subscription modal', async ({ customer }) => {
+        await subscriber(customer);
         await subscriptionModal('Cancel subscription', 'Cancel Subscription');
       });
 
-      it('the remove-card confirmation', async () => {
+      it('the remove-card confirmation', async ({ customer }) => {
+        await subscriber(customer);
         await visit(page, '/app/billing', 'Billing');
         await page.getByRole('button', { name: 'Remove Visa ending in 4242' }).click();
         const confirm = page.getByRole('dialog', { name: 'Remove card?' });
@@ -329,7 +347,8 @@ for (const scheme of ['light', 'dark'] as const) {
         await confirm.waitFor({ state: 'hidden' });
       });
 
-      it('a cancelled subscription and the re-activate modal', async () => {
+      it('a cancelled subscription and the re-activate modal', async ({ customer }) => {
+        await subscriber(customer);
         const cancelled = await page
           .context()
           .request.delete(`${baseUrl}/api/billing/subscriptions/${stripeId}/`, { headers: { origin: baseUrl } });

@@ -1,8 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   baseUrl,
+  describe,
+  expect,
+  it,
   latestSignInLink,
-  openBrowser,
   outboxMark,
   screenshot,
   signInByApi,
@@ -10,12 +11,10 @@ import {
   type Browser,
 } from './fixtures';
 
+/** A fresh browser for each test; a test signs in itself when it needs a customer. */
 let b: Browser;
-beforeEach(async () => {
-  b = await openBrowser();
-});
-afterEach(async () => {
-  await b.close();
+it.beforeEach(async ({ browser }) => {
+  b = await browser();
 });
 
 const path = () => new URL(b.page.url()).pathname + new URL(b.page.url()).search;

@@ -1,15 +1,25 @@
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, openBrowser, screenshot, signInByApi, uniqueEmail, type Browser } from './fixtures';
+import type { BrowserContext, Page } from 'playwright-core';
+import {
+  baseUrl,
+  describe,
+  expect,
+  it,
+  screenshot,
+  uniqueEmail,
+  type Customer,
+  type CustomerOptions,
+  type Subscriber,
+} from './fixtures';
 
 type Capture = { type: string; event?: string; properties?: Record<string, unknown> };
 
 /**
- * The whole billing story of one customer on the real server and its local billing engine:
- * cards, checkout, the four subscription modals (each change reloads the page), invoices.
- * The tests run in order and share the browser and the customer.
+ * The billing story of a customer on the real server and its local billing engine: cards,
+ * checkout, the four subscription modals (each change reloads the page), invoices. Each test has
+ * its customer of its own (`start`), made as far along the story as the test begins: a card or a
+ * subscription through the API, and the changes whose analytics a test counts through the same
+ * modals a customer uses.
  */
-let b: Browser;
 let page: Page;
 let licenseKey = '';
 let stripeId = '';
@@ -46,13 +56,12 @@ async function submitAndReload(modal: ReturnType<typeof dialog>) {
 /** The subscription card (one per customer here). */
 const subscription = () => page.getByRole('article');
 
-beforeAll(async () => {
-  b = await openBrowser({ width: 1280, height: 900 });
-  page = b.page;
-  await b.context.exposeFunction('__recordAnalytics', (json: string) => {
+/** Hands every analytics call of the context's pages to `recorded`, before any page loads. */
+async function recordAnalytics(context: BrowserContext) {
+  await context.exposeFunction('__recordAnalytics', (json: string) => {
     recorded.push(JSON.parse(json) as Capture);
   });
-  await b.context.addInitScript(() => {
+  await context.addInitScript(() => {
     const debug = console.debug.bind(console);
     console.debug = (...args: unknown[]) => {
       if (args[0] === '[analytics]') {
@@ -61,15 +70,88 @@ beforeAll(async () => {
       debug(...args);
     };
   });
-  await signInByApi(page, uniqueEmail('billing'), { fname: 'Grace', lname: 'Hopper' });
+}
+
+/** Grace Hopper at 1280 × 900, a new address each time; `more` adds a card or a subscription. */
+const grace = <O extends CustomerOptions>(more: O = {} as O) => ({
+  email: uniqueEmail('billing'),
+  fname: 'Grace',
+  lname: 'Hopper',
+  viewport: { width: 1280, height: 900 },
+  ...more,
 });
 
-afterAll(async () => {
-  await b.close();
-});
+/** Makes the test's customer the one the helpers above act for, with an empty analytics record. */
+async function start<C extends Customer>(made: Promise<C>): Promise<C> {
+  const customer = await made;
+  page = customer.page;
+  recorded.length = 0;
+  await recordAnalytics(customer.context);
+  return customer;
+}
+
+/** A subscriber of 3 nodes, monthly, on the billing page: where the change tests begin. */
+async function startSubscribed(made: Promise<Subscriber>) {
+  ({ licenseKey, stripeId } = await start(made));
+  await openBilling();
+}
+
+/** Makes a change through its modal as a customer does ('I confirm', Submit, the reload). */
+async function change(button: string, title: string, prepare?: (modal: ReturnType<typeof dialog>) => Promise<void>) {
+  await subscription().getByRole('button', { name: button }).click();
+  const modal = dialog(title);
+  await modal.getByLabel('Confirmation').waitFor();
+  await prepare?.(modal);
+  await modal.getByLabel('Confirmation').fill('I confirm');
+  await submitAndReload(modal);
+}
+
+/** The charge preview has answered (the figures a customer confirms). */
+const previewed = (modal: ReturnType<typeof dialog>) => modal.getByRole('group', { name: 'Charge preview' }).waitFor();
+const changeQuantityTo5 = () =>
+  change('Change quantity', 'Update Subscription Quantity', async (modal) => {
+    await modal.getByLabel('New number of nodes').fill('5');
+    await previewed(modal);
+  });
+const changeToYearly = () => change('Change billing period', 'Update Billing Period', previewed);
+const cancelSubscription = () => change('Cancel subscription', 'Cancel Subscription');
+
+/** Opens three changes and leaves each without making it: with Cancel, ×, and Escape. */
+async function leaveThreeChanges() {
+  await subscription().getByRole('button', { name: 'Change quantity' }).click();
+  const quantity = dialog('Update Subscription Quantity');
+  await quantity.getByLabel('Confirmation').waitFor();
+  await quantity.getByRole('button', { name: 'Cancel' }).click();
+  await quantity.waitFor({ state: 'hidden' });
+  await leavePeriodAndCancel();
+}
+
+/** Leaves the billing-period change with × and the cancellation with Escape. */
+async function leavePeriodAndCancel() {
+  await subscription().getByRole('button', { name: 'Change billing period' }).click();
+  const period = dialog('Update Billing Period');
+  await period.getByLabel('Confirmation').waitFor();
+  await period.getByRole('button', { name: 'Close' }).click();
+  await period.waitFor({ state: 'hidden' });
+  await subscription().getByRole('button', { name: 'Cancel subscription' }).click();
+  const cancel = dialog('Cancel Subscription');
+  await cancel.getByLabel('Confirmation').waitFor();
+  await page.keyboard.press('Escape');
+  await cancel.waitFor({ state: 'hidden' });
+}
+
+/** An unsafe billing call as the test's customer (same origin, JSON). */
+async function billingApi(method: 'put' | 'patch', path: string, data: object) {
+  const res = await page.context().request[method](`${baseUrl}/api/billing/subscriptions/${stripeId}${path}`, {
+    headers: { origin: baseUrl },
+    data,
+  });
+  if (res.status() !== 200) throw new Error(`${method} ${path} failed: ${res.status()} ${await res.text()}`);
+}
 
 describe('billing: cards and checkout', () => {
-  it('shows the empty page: no cards, and the checkout as the next step', async () => {
+  it('shows the empty page: no cards, and the checkout as the next step', async ({ customer }) => {
+    await start(customer(grace()));
     await openBilling();
     await page.getByRole('heading', { name: 'Start a subscription' }).waitFor();
     await page.getByText('No cards yet').waitFor();
@@ -77,7 +159,9 @@ describe('billing: cards and checkout', () => {
     await screenshot(page, 'billing-empty-1280');
   });
 
-  it('checks the card fields inline and refuses a declined card with the server message', async () => {
+  it('checks the card fields inline and refuses a declined card with the server message', async ({ customer }) => {
+    await start(customer(grace()));
+    await openBilling();
     await page.getByRole('button', { name: 'Add card', exact: true }).click();
     const add = dialog('Add a card');
     await add.waitFor();
@@ -105,7 +189,12 @@ describe('billing: cards and checkout', () => {
     await screenshot(page, 'billing-add-card-declined-1280');
   });
 
-  it('adds the test card 4242 4242 4242 4242, marked as the default', async () => {
+  it('adds the test card 4242 4242 4242 4242, marked as the default', async ({ customer }) => {
+    await start(customer(grace()));
+    await openBilling();
+    await page.getByRole('button', { name: 'Add card', exact: true }).click();
+    await dialog('Add a card').getByLabel('Expiry date').pressSequentially('1234');
+    await dialog('Add a card').getByLabel('Security code').pressSequentially('123');
     const add = dialog('Add a card');
     const number = add.getByLabel('Card number');
     await number.fill('');
@@ -118,7 +207,9 @@ describe('billing: cards and checkout', () => {
     expect(await card.getByText('Expires 12/2034').isVisible()).toBe(true);
   });
 
-  it('prices the checkout from the plan (yearly saving shown) and buys 3 nodes monthly', async () => {
+  it('prices the checkout from the plan (yearly saving shown) and buys 3 nodes monthly', async ({ customer }) => {
+    await start(customer(grace({ card: true })));
+    await openBilling();
     const price = page.getByRole('group', { name: 'Price' });
     expect(await page.getByRole('radio', { name: 'Billed monthly' }).isChecked()).toBe(true);
     const nodes = page.getByLabel('Number of nodes');
@@ -150,7 +241,8 @@ describe('billing: cards and checkout', () => {
     await screenshot(page, 'billing-subscribed-1280');
   });
 
-  it('shows the new license on the Licenses page', async () => {
+  it('shows the new license on the Licenses page', async ({ customer }) => {
+    await startSubscribed(customer(grace({ subscription: 3 })));
     await subscription()
       .getByRole('link', { name: `Show license ${licenseKey} on the Licenses page` })
       .click();
@@ -162,7 +254,8 @@ describe('billing: cards and checkout', () => {
     await openBilling();
   });
 
-  it('refuses to remove the only card paying for the subscription', async () => {
+  it('refuses to remove the only card paying for the subscription', async ({ customer }) => {
+    await startSubscribed(customer(grace({ subscription: 3 })));
     await page.getByRole('button', { name: 'Remove Visa ending in 4242' }).click();
     const confirm = dialog('Remove card?');
     await confirm.getByRole('button', { name: 'Remove card' }).click();
@@ -175,7 +268,8 @@ describe('billing: cards and checkout', () => {
 });
 
 describe('billing: the four subscription modals', () => {
-  it('validates the new quantity and the confirmation, and records a cancelled change', async () => {
+  it('validates the new quantity and the confirmation, and records a cancelled change', async ({ customer }) => {
+    await startSubscribed(customer(grace({ subscription: 3 })));
     await subscription().getByRole('button', { name: 'Change quantity' }).click();
     const modal = dialog('Update Subscription Quantity');
     await modal.getByText('You will be charged immediately for the new quantity.').waitFor();
@@ -220,16 +314,7 @@ describe('billing: the four subscription modals', () => {
 
     // Closed with × or Escape, a change is just as cancelled: one more event each.
     const cancelled = { type: 'capture', event: 'subscription_change_cancelled' };
-    await subscription().getByRole('button', { name: 'Change billing period' }).click();
-    const period = dialog('Update Billing Period');
-    await period.getByLabel('Confirmation').waitFor();
-    await period.getByRole('button', { name: 'Close' }).click();
-    await period.waitFor({ state: 'hidden' });
-    await subscription().getByRole('button', { name: 'Cancel subscription' }).click();
-    const cancel = dialog('Cancel Subscription');
-    await cancel.getByLabel('Confirmation').waitFor();
-    await page.keyboard.press('Escape');
-    await cancel.waitFor({ state: 'hidden' });
+    await leavePeriodAndCancel();
     await expect.poll(() => events('subscription_change_cancelled').length).toBe(3);
     expect(events('subscription_change_cancelled')).toEqual([
       { ...cancelled, properties: { type: 'quantity', stripe_subscription_id: stripeId } },
@@ -238,7 +323,8 @@ describe('billing: the four subscription modals', () => {
     ]);
   });
 
-  it('changes the quantity after showing the charge now and the next renewal', async () => {
+  it('changes the quantity after showing the charge now and the next renewal', async ({ customer }) => {
+    await startSubscribed(customer(grace({ subscription: 3 })));
     await subscription().getByRole('button', { name: 'Change quantity' }).click();
     const modal = dialog('Update Subscription Quantity');
     await modal.getByLabel('New number of nodes').fill('5');
@@ -270,7 +356,9 @@ describe('billing: the four subscription modals', () => {
     expect(await page.getByRole('dialog').count()).toBe(0);
   });
 
-  it('switches the billing period to yearly', async () => {
+  it('switches the billing period to yearly', async ({ customer }) => {
+    await startSubscribed(customer(grace({ subscription: 3 })));
+    await changeQuantityTo5();
     await subscription().getByRole('button', { name: 'Change billing period' }).click();
     const modal = dialog('Update Billing Period');
     await modal.getByText('You will be charged immediately for the new billing period.').waitFor();
@@ -291,7 +379,10 @@ describe('billing: the four subscription modals', () => {
     await subscription().getByText('5 nodes, yearly').waitFor();
   });
 
-  it('cancels at the end of the period: access until the date, with Re-activate beside it', async () => {
+  it('cancels at the end of the period: access until the date, with Re-activate beside it', async ({ customer }) => {
+    await startSubscribed(customer(grace({ subscription: 3 })));
+    await changeQuantityTo5();
+    await changeToYearly();
     await subscription().getByRole('button', { name: 'Cancel subscription' }).click();
     const modal = dialog('Cancel Subscription');
     await modal.getByText('You will lose access to the products at the end of the billing period.').waitFor();
@@ -308,7 +399,12 @@ describe('billing: the four subscription modals', () => {
     await screenshot(page, 'billing-cancelled-1280');
   });
 
-  it('re-activates the cancelled subscription', async () => {
+  it('re-activates the cancelled subscription', async ({ customer }) => {
+    await startSubscribed(customer(grace({ subscription: 3 })));
+    await leaveThreeChanges();
+    await changeQuantityTo5();
+    await changeToYearly();
+    await cancelSubscription();
     await subscription().getByRole('button', { name: 'Re-activate' }).click();
     const modal = dialog('Re-activate subscription');
     await modal.getByText(/Next renewal on/).waitFor();
@@ -327,7 +423,11 @@ describe('billing: the four subscription modals', () => {
     ).toBe(0);
   });
 
-  it('lists the invoices (the purchase and both prorations) with printable pages', async () => {
+  it('lists the invoices (the purchase and both prorations) with printable pages', async ({ customer }) => {
+    ({ licenseKey, stripeId } = await start(customer(grace({ subscription: 3 }))));
+    await billingApi('put', '/quantity', { quantity: 5 });
+    await billingApi('patch', '/', { interval: 'year' });
+    await openBilling();
     const table = subscription().getByRole('table', { name: 'Invoices' });
     const links = table.getByRole('link', { name: /^View/ });
     // Wait for the rows themselves: while loading, the table shows skeleton rows.
@@ -345,7 +445,8 @@ describe('billing: the four subscription modals', () => {
 });
 
 describe('billing on a phone and in the dark', () => {
-  it('fits 390 px: the page and each modal', async () => {
+  it('fits 390 px: the page and each modal', async ({ customer }) => {
+    ({ licenseKey, stripeId } = await start(customer(grace({ subscription: 3 }))));
     await page.setViewportSize({ width: 390, height: 844 });
     await openBilling();
     await subscription().waitFor();
@@ -389,21 +490,17 @@ describe('billing on a phone and in the dark', () => {
     await dialog('Re-activate subscription').getByRole('button', { name: 'Cancel' }).click();
   });
 
-  it('fits 390 px for a new customer too (empty page)', async () => {
-    const other = await openBrowser({ width: 390, height: 844 });
-    try {
-      await signInByApi(other.page, uniqueEmail('billing-phone'));
-      await other.page.goto('/app/billing');
-      await other.page.getByRole('heading', { name: 'Start a subscription' }).waitFor();
-      await other.page.getByText('No cards yet').waitFor();
-      await screenshot(other.page, 'billing-empty-390');
-      expect(await other.page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
-    } finally {
-      await other.close();
-    }
+  it('fits 390 px for a new customer too (empty page)', async ({ customer }) => {
+    const other = await customer({ email: uniqueEmail('billing-phone'), viewport: { width: 390, height: 844 } });
+    await other.page.goto('/app/billing');
+    await other.page.getByRole('heading', { name: 'Start a subscription' }).waitFor();
+    await other.page.getByText('No cards yet').waitFor();
+    await screenshot(other.page, 'billing-empty-390');
+    expect(await other.page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
   });
 
-  it('reads well in the dark colour scheme', async () => {
+  it('reads well in the dark colour scheme', async ({ customer }) => {
+    await start(customer(grace({ subscription: 3 })));
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.emulateMedia({ colorScheme: 'dark' });
     await openBilling();

@@ -1,11 +1,5 @@
 import type { Page } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
-import { buySubscription, baseUrl, openBrowser, screenshot, signInByApi, uniqueEmail, type Browser } from './fixtures';
-
-let b: Browser;
-afterEach(async () => {
-  await b?.close();
-});
+import { baseUrl, describe, expect, it, screenshot, uniqueEmail } from './fixtures';
 
 async function activateNode(page: Page, licenseKey: string, n: number) {
   const res = await page.context().request.post(`${baseUrl}/api/licenses/${licenseKey}/activate`, {
@@ -28,10 +22,8 @@ async function cardsLoaded(page: Page) {
 }
 
 describe('dashboard', () => {
-  it('shows a new customer the next steps and no warnings', async () => {
-    b = await openBrowser();
-    const { page } = b;
-    await signInByApi(page, uniqueEmail('dash-new'), { fname: 'Grace', lname: 'Hopper' });
+  it('shows a new customer the next steps and no warnings', async ({ customer }) => {
+    const { page } = await customer({ email: uniqueEmail('dash-new'), fname: 'Grace', lname: 'Hopper' });
     await page.goto('/app/dashboard');
     await page.getByRole('heading', { level: 1, name: 'Welcome, Grace' }).waitFor();
     const steps = page.getByRole('region', { name: 'Get started' });
@@ -62,11 +54,13 @@ describe('dashboard', () => {
     await page.waitForURL('**/app/billing');
   });
 
-  it('shows a paying customer their licenses, renewal and support, and warns at the node limit', async () => {
-    b = await openBrowser();
-    const { page } = b;
-    await signInByApi(page, uniqueEmail('dash-paying'), { fname: 'Alan', lname: 'Turing' });
-    const { licenseKey } = await buySubscription(page, 3);
+  it('shows a paying customer their licenses, renewal and support, and warns at the node limit', async ({ customer }) => {
+    const { page, licenseKey } = await customer({
+      email: uniqueEmail('dash-paying'),
+      fname: 'Alan',
+      lname: 'Turing',
+      subscription: 3,
+    });
     await page.goto('/app/dashboard');
     await page.getByRole('heading', { level: 1, name: 'Welcome, Alan' }).waitFor();
 

@@ -1,17 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { baseUrl, openBrowser, screenshot, signInByApi, uniqueEmail, type Browser } from './fixtures';
-
-let b: Browser;
-afterEach(async () => {
-  await b?.close();
-});
+import { baseUrl, describe, expect, it, screenshot, uniqueEmail } from './fixtures';
 
 describe('download ISO page', () => {
-  it('shows the release, copies the checksum and commands, downloads, and issues a new link', async () => {
-    b = await openBrowser();
-    const { page, context } = b;
+  it('shows the release, copies the checksum and commands, downloads, and issues a new link', async ({ customer }) => {
+    const { page, context } = await customer({ email: uniqueEmail('download') });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
-    await signInByApi(page, uniqueEmail('download'));
     const info = (await (await context.request.get(`${baseUrl}/api/products/pce/download`)).json()) as {
       filename: string;
       version: string;

@@ -1,8 +1,29 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+/**
+ * How a browser test gets its customer: it asks for one. Every test starts from nothing and
+ * builds what it needs on the real server, so any test runs alone (`-t "<name>"`) and the files
+ * pass in any order:
+ *
+ *   import { describe, expect, it } from './fixtures';
+ *   it('…', async ({ customer }) => {
+ *     const { page, licenseKey } = await customer({ subscription: 3 });
+ *
+ * - `customer(options)` opens a fresh browser context (no cookies, no storage), signs a new address
+ *   in through the outbox e-mail and the API, completes onboarding (unless `onboard: false`), and
+ *   when asked saves the test card 4242 4242 4242 4242 (`card: true`) or buys a monthly
+ *   subscription of that many nodes (`subscription: n`, which saves the card first). The page is
+ *   left blank: the test goes where it wants.
+ * - `browser(options)` is the same fresh context without a customer (sign-up, sign-in, redirects).
+ * - Both close what they opened after the test; one Chromium serves the whole file.
+ * - A state made through the UI (a change whose analytics a test counts, a card on Stripe) is made
+ *   by the test itself, or by a helper of its file that drives the same UI.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { expect, inject } from 'vitest';
+import { chromium, type BrowserContext, type Browser as Chromium, type Page } from 'playwright-core';
+import { it as base, expect, inject } from 'vitest';
+import { chromiumLaunchOptions } from './chromium';
+
+export { describe, expect } from 'vitest';
 
 export const baseUrl = inject('baseUrl');
 export const dataDir = inject('dataDir');
@@ -11,40 +32,88 @@ export const dataDir = inject('dataDir');
 export type Target = { baseUrl: string; dataDir: string };
 const shared: Target = { baseUrl, dataDir };
 
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 export type Browser = { context: BrowserContext; page: Page; close: () => Promise<void> };
 
-/** A fresh Chromium profile (no cookies) with one page at the given viewport. */
-export async function openBrowser(viewport = { width: 1280, height: 800 }, target: Target = shared): Promise<Browser> {
-  const profile = mkdtempSync(path.join(tmpdir(), 'portal-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    args: ARGS,
-    viewport,
-    baseURL: target.baseUrl,
+export type BrowserOptions = {
+  viewport?: { width: number; height: number };
+  colorScheme?: 'light' | 'dark';
+  target?: Target;
+};
+
+/** A fresh context (no cookies, no storage: a new profile) with one page at the given viewport. */
+async function openContext(chromiumBrowser: Chromium, opts: BrowserOptions = {}): Promise<Browser> {
+  const context = await chromiumBrowser.newContext({
+    viewport: opts.viewport ?? { width: 1280, height: 800 },
+    baseURL: (opts.target ?? shared).baseUrl,
     locale: 'en-US',
     timezoneId: 'UTC',
+    ...(opts.colorScheme ? { colorScheme: opts.colorScheme } : {}),
   });
-  const page = context.pages()[0] ?? (await context.newPage());
-  return {
-    context,
-    page,
-    close: async () => {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
+  const page = await context.newPage();
+  return { context, page, close: () => context.close() };
 }
+
+/** The `browser` fixture. */
+export type OpenBrowser = (opts?: BrowserOptions) => Promise<Browser>;
+
+export type CustomerOptions = BrowserOptions & {
+  /** A new address unless given. */
+  email?: string;
+  fname?: string;
+  lname?: string;
+  company?: string;
+  /** Complete onboarding (default true). */
+  onboard?: boolean;
+  /** Save the test card 4242 4242 4242 4242 as the default card. */
+  card?: boolean;
+  /** Buy a monthly subscription of this many nodes (with the test card), which issues its license. */
+  subscription?: number;
+};
+
+export type Customer = Browser & { email: string };
+export type Subscriber = Customer & Purchase;
+
+/** The `customer` fixture. */
+export type NewCustomer = {
+  (opts: CustomerOptions & { subscription: number }): Promise<Subscriber>;
+  (opts?: CustomerOptions): Promise<Customer>;
+};
+
+/**
+ * The test API with the browser fixtures: `browser` and `customer` (see the top of this file).
+ * One Chromium per file; each test's contexts are closed when it ends, pass or fail.
+ */
+export const it = base
+  // eslint-disable-next-line no-empty-pattern
+  .extend('chromium', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const launched = await chromium.launch(chromiumLaunchOptions());
+    onCleanup(() => launched.close());
+    return launched;
+  })
+  .extend('browser', async ({ chromium: launched }, { onCleanup }) => {
+    const opened: Browser[] = [];
+    onCleanup(async () => {
+      await Promise.all(opened.map((b) => b.close()));
+    });
+    const open: OpenBrowser = async (opts = {}) => {
+      const b = await openContext(launched, opts);
+      opened.push(b);
+      return b;
+    };
+    return open;
+  })
+  .extend('customer', async ({ browser }) => {
+    const customer = async (opts: CustomerOptions = {}) => {
+      const b = await browser(opts);
+      const email = opts.email ?? uniqueEmail('customer');
+      await signInByApi(b.page, email, opts);
+      if (opts.subscription !== undefined)
+        return { ...b, email, ...(await buySubscription(b.page, opts.subscription, opts.target)) };
+      if (opts.card) await addTestCard(b.page, opts.target);
+      return { ...b, email };
+    };
+    return customer as NewCustomer;
+  });
 
 let counter = 0;
 /** A unique address for this run. */
@@ -103,6 +172,16 @@ export async function latestSignInLink(
   }
 }
 
+/** Asks for a sign-in link for `email` through the API and answers the link of the e-mail it sent. */
+export async function sendSignInLink(page: Page, email: string, target: Target = shared): Promise<string> {
+  const after = outboxMark(email, target);
+  const sent = await page
+    .context()
+    .request.post(`${target.baseUrl}/api/auth/link`, { data: { email }, headers: { origin: target.baseUrl } });
+  if (sent.status() !== 202) throw new Error(`link request failed: ${sent.status()}`);
+  return latestSignInLink(email, { after, target });
+}
+
 /**
  * Signs in through the API from inside the page's context (same cookies as the browser) and, unless
  * told otherwise, completes onboarding. Faster than the UI flow for tests about other pages.
@@ -110,20 +189,17 @@ export async function latestSignInLink(
 export async function signInByApi(
   page: Page,
   email: string,
-  opts: { onboard?: boolean; fname?: string; lname?: string; target?: Target } = {},
+  opts: { onboard?: boolean; fname?: string; lname?: string; company?: string; target?: Target } = {},
 ) {
   const target = opts.target ?? shared;
   const req = page.context().request;
-  const after = outboxMark(email, target);
-  const sent = await req.post(`${target.baseUrl}/api/auth/link`, { data: { email }, headers: { origin: target.baseUrl } });
-  if (sent.status() !== 202) throw new Error(`link request failed: ${sent.status()}`);
-  const link = new URL(await latestSignInLink(email, { after, target }));
+  const link = new URL(await sendSignInLink(page, email, target));
   const id = link.searchParams.get('link');
   const redeemed = await req.get(`${target.baseUrl}/api/auth/link/${id}`);
   if (redeemed.status() !== 200) throw new Error(`link redemption failed: ${redeemed.status()}`);
   if (opts.onboard !== false) {
     const ob = await req.post(`${target.baseUrl}/api/users/onboarding`, {
-      data: { fname: opts.fname ?? 'Test', lname: opts.lname ?? 'User' },
+      data: { fname: opts.fname ?? 'Test', lname: opts.lname ?? 'User', ...(opts.company ? { company: opts.company } : {}) },
       headers: { origin: target.baseUrl },
     });
     if (ob.status() !== 200) throw new Error(`onboarding failed: ${ob.status()}`);
@@ -135,22 +211,35 @@ export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: path.resolve(import.meta.dirname, '../.tmp/screenshots', `${name}.png`), fullPage: true });
 }
 
-/**
- * Buys a subscription of `quantity` nodes as the signed-in user through the billing API (local
- * engine, Stripe's test card 4242…), which issues its license; answers the ids.
- */
-export async function buySubscription(page: Page, quantity = 3): Promise<{ licenseKey: string; stripeId: string }> {
+/** Unsafe API calls as the page's signed-in customer: the same-origin header the server asks for. */
+const sameOrigin = (target: Target) => ({ origin: target.baseUrl });
+
+/** Saves Stripe's test card 4242… (expiring in a year) through the billing API of the local engine. */
+export async function addTestCard(page: Page, target: Target = shared) {
   const req = page.context().request;
-  const headers = { origin: baseUrl };
-  const setup = await req.post(`${baseUrl}/api/billing/intents/setup`, { headers });
+  const headers = sameOrigin(target);
+  const setup = await req.post(`${target.baseUrl}/api/billing/intents/setup`, { headers });
   if (setup.status() !== 200) throw new Error(`setup intent failed: ${setup.status()} ${await setup.text()}`);
   const { clientSecret } = (await setup.json()) as { clientSecret: string };
-  const card = await req.post(`${baseUrl}/api/billing/local/confirm-setup`, {
+  const card = await req.post(`${target.baseUrl}/api/billing/local/confirm-setup`, {
     headers,
     data: { clientSecret, number: '4242424242424242', expMonth: 12, expYear: new Date().getFullYear() + 1, cvc: '123' },
   });
   if (card.status() !== 201) throw new Error(`adding the card failed: ${card.status()} ${await card.text()}`);
-  const checkout = await req.post(`${baseUrl}/api/billing/intents/checkout`, { headers, data: { interval: 'month', quantity } });
+}
+
+export type Purchase = { licenseKey: string; stripeId: string };
+
+/**
+ * Buys a monthly subscription of `quantity` nodes as the signed-in customer through the billing API
+ * (local engine, the test card), which issues its license; answers the ids.
+ */
+async function buySubscription(page: Page, quantity: number, target: Target = shared): Promise<Purchase> {
+  await addTestCard(page, target);
+  const checkout = await page.context().request.post(`${target.baseUrl}/api/billing/intents/checkout`, {
+    headers: sameOrigin(target),
+    data: { interval: 'month', quantity },
+  });
   if (checkout.status() !== 201) throw new Error(`checkout failed: ${checkout.status()} ${await checkout.text()}`);
   const { subscription } = (await checkout.json()) as { subscription: { licenseKey: string | null; stripeId: string } };
   if (!subscription.licenseKey) throw new Error('checkout issued no license');

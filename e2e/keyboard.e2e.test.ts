@@ -1,18 +1,11 @@
 import type { Locator, Page } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
-import { buySubscription, baseUrl, latestSignInLink, openBrowser, signInByApi, uniqueEmail, type Browser } from './fixtures';
+import { baseUrl, describe, expect, it, latestSignInLink, uniqueEmail } from './fixtures';
 
 /**
  * The main flows with the keyboard alone: Tab, Shift+Tab, Enter, Space, Escape and typing, never
  * a click. Addresses are opened with page.goto (as a user follows a link from an e-mail or types
  * the address); every control on the page is reached and used from the keyboard.
  */
-let b: Browser | undefined;
-afterEach(async () => {
-  await b?.close();
-  b = undefined;
-});
-
 /** What has focus, for messages: tag, role, name. */
 function describeFocus(page: Page): Promise<string> {
   return page.evaluate(() => {
@@ -56,9 +49,8 @@ async function expectVisibleFocus(page: Page, what: string) {
 }
 
 describe('keyboard only', () => {
-  it('signs up, opens the link, completes onboarding, skips to the content and moves through the menu', async () => {
-    b = await openBrowser({ width: 1280, height: 800 });
-    const { page } = b;
+  it('signs up, opens the link, completes onboarding, skips to the content and moves through the menu', async ({ browser }) => {
+    const { page } = await browser({ viewport: { width: 1280, height: 800 } });
     const email = uniqueEmail('keys');
 
     await page.goto('/login');
@@ -112,11 +104,12 @@ describe('keyboard only', () => {
     expect(await hasFocus(licenses), `Shift+Tab from Support goes to Licenses, not ${await describeFocus(page)}`).toBe(true);
   });
 
-  it('opens a license and activates a node, then closes the license with Escape', async () => {
-    b = await openBrowser({ width: 1280, height: 800 });
-    const { page } = b;
-    await signInByApi(page, uniqueEmail('keys-lic'));
-    const key = (await buySubscription(page, 3)).licenseKey;
+  it('opens a license and activates a node, then closes the license with Escape', async ({ customer }) => {
+    const { page, licenseKey: key } = await customer({
+      email: uniqueEmail('keys-lic'),
+      viewport: { width: 1280, height: 800 },
+      subscription: 3,
+    });
     await page.goto('/app/licenses');
     const open = page.getByRole('button', { name: `Open license ${key}` });
     await tabTo(page, open);
@@ -151,10 +144,8 @@ describe('keyboard only', () => {
       .toBe(1);
   });
 
-  it('opens the menu at 800 px, closes it with Escape, and goes to a page from it', async () => {
-    b = await openBrowser({ width: 800, height: 900 });
-    const { page } = b;
-    await signInByApi(page, uniqueEmail('keys-menu'));
+  it('opens the menu at 800 px, closes it with Escape, and goes to a page from it', async ({ customer }) => {
+    const { page } = await customer({ email: uniqueEmail('keys-menu'), viewport: { width: 800, height: 900 } });
     await page.goto('/app/dashboard');
     await page.getByRole('heading', { level: 1 }).waitFor();
     const toggle = page.getByRole('button', { name: 'Open menu' });
@@ -179,10 +170,8 @@ describe('keyboard only', () => {
     await expect.poll(() => hasFocus(page.getByRole('main'))).toBe(true);
   });
 
-  it('adds a card, subscribes, changes the quantity and cancels on the billing page', async () => {
-    b = await openBrowser({ width: 1280, height: 900 });
-    const { page } = b;
-    await signInByApi(page, uniqueEmail('keys-billing'));
+  it('adds a card, subscribes, changes the quantity and cancels on the billing page', async ({ customer }) => {
+    const { page } = await customer({ email: uniqueEmail('keys-billing'), viewport: { width: 1280, height: 900 } });
     await page.goto('/app/billing');
     await page.getByRole('heading', { level: 1, name: 'Billing' }).waitFor();
 
@@ -275,10 +264,8 @@ describe('keyboard only', () => {
       .waitFor();
   });
 
-  it('downloads the ISO from the keyboard', async () => {
-    b = await openBrowser({ width: 1280, height: 800 });
-    const { page } = b;
-    await signInByApi(page, uniqueEmail('keys-iso'));
+  it('downloads the ISO from the keyboard', async ({ customer }) => {
+    const { page } = await customer({ email: uniqueEmail('keys-iso'), viewport: { width: 1280, height: 800 } });
     const info = (await (await page.context().request.get(`${baseUrl}/api/products/pce/download`)).json()) as {
       filename: string;
     };

@@ -1,13 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { request as playwrightRequest, type Locator, type Page } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
-import { buySubscription, baseUrl, openBrowser, screenshot, signInByApi, uniqueEmail, type Browser } from './fixtures';
-
-let b: Browser | undefined;
-afterEach(async () => {
-  await b?.close();
-  b = undefined;
-});
+import { baseUrl, describe, expect, it, screenshot, uniqueEmail } from './fixtures';
 
 const noHorizontalOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
@@ -51,10 +44,8 @@ async function transitionsDone(page: Page) {
 }
 
 describe('licenses page without licenses', () => {
-  it('shows the empty state with the way to Billing (1280 and 390 px)', async () => {
-    b = await openBrowser({ width: 1280, height: 800 });
-    const { page } = b;
-    await signInByApi(page, uniqueEmail('lic-empty'));
+  it('shows the empty state with the way to Billing (1280 and 390 px)', async ({ customer }) => {
+    const { page } = await customer({ email: uniqueEmail('lic-empty'), viewport: { width: 1280, height: 800 } });
     await page.goto('/app/licenses');
     await page.getByRole('heading', { level: 1, name: 'Licenses' }).waitFor();
     await page.getByText('No licenses yet').waitFor();
@@ -73,11 +64,12 @@ describe('licenses page without licenses', () => {
 });
 
 describe('licenses page with a license', () => {
-  it('shows the license, activates, validates, sees a field machine, releases and downloads the file', async () => {
-    b = await openBrowser({ width: 1280, height: 800 });
-    const { page } = b;
-    await signInByApi(page, uniqueEmail('lic-owner'));
-    const key = (await buySubscription(page, 3)).licenseKey;
+  it('shows the license, activates, validates, sees a field machine, releases and downloads the file', async ({ customer }) => {
+    const { page, licenseKey: key } = await customer({
+      email: uniqueEmail('lic-owner'),
+      viewport: { width: 1280, height: 800 },
+      subscription: 3,
+    });
 
     // The license the user came for (?highlight=) is marked, and the parameter leaves the address.
     await page.goto(`/app/licenses?highlight=${key}`);
@@ -188,11 +180,12 @@ describe('licenses page with a license', () => {
     await screenshot(page, 'licenses-drawer-dark-1280');
   });
 
-  it("shows each node's Release action whole at 1280 and 390 px, beside a long hostname", async () => {
-    b = await openBrowser({ width: 1280, height: 800 });
-    const { page } = b;
-    await signInByApi(page, uniqueEmail('lic-actions'));
-    const key = (await buySubscription(page, 3)).licenseKey;
+  it("shows each node's Release action whole at 1280 and 390 px, beside a long hostname", async ({ customer }) => {
+    const { page, licenseKey: key } = await customer({
+      email: uniqueEmail('lic-actions'),
+      viewport: { width: 1280, height: 800 },
+      subscription: 3,
+    });
     const field = await playwrightRequest.newContext();
     const hostname = 'hv-node-01.rack3.datacenter-frankfurt.example.net';
     try {
@@ -232,11 +225,12 @@ describe('licenses page with a license', () => {
     }
   });
 
-  it('fits a 390 px phone: cards, a full-width license view, no sideways scrolling', async () => {
-    b = await openBrowser({ width: 390, height: 844 });
-    const { page } = b;
-    await signInByApi(page, uniqueEmail('lic-phone'));
-    const key = (await buySubscription(page, 2)).licenseKey;
+  it('fits a 390 px phone: cards, a full-width license view, no sideways scrolling', async ({ customer }) => {
+    const { page, licenseKey: key } = await customer({
+      email: uniqueEmail('lic-phone'),
+      viewport: { width: 390, height: 844 },
+      subscription: 2,
+    });
     const field = await playwrightRequest.newContext();
     try {
       const answer = await field.post(`${baseUrl}/api/licenses/${key}/activate`, {

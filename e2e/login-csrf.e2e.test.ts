@@ -1,5 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { baseUrl, latestSignInLink, openBrowser, outboxMark, uniqueEmail, type Browser } from './fixtures';
+import { baseUrl, describe, expect, it, latestSignInLink, outboxMark, uniqueEmail, type Browser } from './fixtures';
 
 /**
  * Login CSRF: another page can send the browser to the link exchange of its own (the attacker's)
@@ -8,11 +7,8 @@ import { baseUrl, latestSignInLink, openBrowser, outboxMark, uniqueEmail, type B
  */
 
 let b: Browser;
-beforeEach(async () => {
-  b = await openBrowser();
-});
-afterEach(async () => {
-  await b.close();
+it.beforeEach(async ({ browser }) => {
+  b = await browser();
 });
 
 async function freshLink(email: string): Promise<{ landing: string; exchange: string }> {

@@ -1,12 +1,5 @@
 import type { Page } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
-import { baseUrl, latestSignInLink, openBrowser, outboxMark, signInByApi, uniqueEmail, type Browser } from './fixtures';
-
-let b: Browser | undefined;
-afterEach(async () => {
-  await b?.close();
-  b = undefined;
-});
+import { baseUrl, describe, expect, it, latestSignInLink, outboxMark, uniqueEmail } from './fixtures';
 
 /** The element focus is on: its tag and its accessible text (or the label of a field). */
 const focused = (page: Page) =>
@@ -31,9 +24,10 @@ function longAddress(): string {
 
 describe('polish: long addresses and focus', () => {
   for (const width of [1280, 390]) {
-    it(`keeps a long e-mail address inside the 'Check your inbox' card at ${width} px and focuses its heading`, async () => {
-      b = await openBrowser({ width, height: 844 });
-      const { page } = b;
+    it(`keeps a long e-mail address inside the 'Check your inbox' card at ${width} px and focuses its heading`, async ({
+      browser,
+    }) => {
+      const { page } = await browser({ viewport: { width, height: 844 } });
       const email = longAddress();
       await page.goto('/login');
       await page.getByLabel('E-mail address').fill(email);
@@ -62,9 +56,8 @@ describe('polish: long addresses and focus', () => {
     });
   }
 
-  it('focuses the primary control of the link landing page and the first field of onboarding', async () => {
-    b = await openBrowser();
-    const { page } = b;
+  it('focuses the primary control of the link landing page and the first field of onboarding', async ({ browser }) => {
+    const { page } = await browser();
     const email = uniqueEmail('focus');
     const after = outboxMark(email);
     const sent = await page.context().request.post(`${baseUrl}/api/auth/link`, { data: { email }, headers: { origin: baseUrl } });
@@ -84,10 +77,8 @@ describe('polish: long addresses and focus', () => {
 });
 
 describe('polish: errors with a working Retry', () => {
-  it('shows a failed read on Support as an alert, and Retry brings the data', async () => {
-    b = await openBrowser();
-    const { page } = b;
-    await signInByApi(page, uniqueEmail('retry-support'));
+  it('shows a failed read on Support as an alert, and Retry brings the data', async ({ customer }) => {
+    const { page } = await customer({ email: uniqueEmail('retry-support') });
     let failures = 0;
     await page.route('**/api/products/support', async (route) => {
       if (failures++ === 0) {
@@ -110,10 +101,10 @@ describe('polish: errors with a working Retry', () => {
     expect(failures).toBe(2);
   });
 
-  it('says the portal could not be reached when a dashboard read fails on the network, and Retry brings the data', async () => {
-    b = await openBrowser();
-    const { page } = b;
-    await signInByApi(page, uniqueEmail('retry-dash'));
+  it('says the portal could not be reached when a dashboard read fails on the network, and Retry brings the data', async ({
+    customer,
+  }) => {
+    const { page } = await customer({ email: uniqueEmail('retry-dash') });
     let aborted = false;
     await page.route('**/api/products/support', async (route) => {
       if (!aborted) {

@@ -1,27 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  baseUrl,
-  latestSignInLink,
-  openBrowser,
-  outboxMark,
-  screenshot,
-  signInByApi,
-  uniqueEmail,
-  type Browser,
-} from './fixtures';
-
-let b: Browser;
-afterEach(async () => {
-  await b?.close();
-});
+import { baseUrl, describe, expect, it, latestSignInLink, outboxMark, screenshot, uniqueEmail } from './fixtures';
 
 describe('profile page', () => {
-  it('edits the name and company, and shows the activity log', async () => {
-    b = await openBrowser();
-    const { page } = b;
-    const email = uniqueEmail('profile');
-    await signInByApi(page, email, { fname: 'Ada', lname: 'Lovelace' });
+  it('edits the name and company, and shows the activity log', async ({ customer }) => {
+    const { page, email } = await customer({ email: uniqueEmail('profile'), fname: 'Ada', lname: 'Lovelace' });
     await page.goto('/app/profile');
     await page.getByRole('heading', { level: 1, name: 'Profile' }).waitFor();
     expect(await page.getByLabel('E-mail', { exact: true }).inputValue()).toBe(email);
@@ -59,11 +41,8 @@ describe('profile page', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
   });
 
-  it('downloads my data as JSON', async () => {
-    b = await openBrowser();
-    const { page } = b;
-    const email = uniqueEmail('export');
-    await signInByApi(page, email);
+  it('downloads my data as JSON', async ({ customer }) => {
+    const { page, email } = await customer({ email: uniqueEmail('export') });
     await page.goto('/app/profile');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -80,11 +59,8 @@ describe('profile page', () => {
     expect(data.activity.some((a) => a.summary.startsWith('Signed in'))).toBe(true);
   });
 
-  it('deletes the account end to end; the same address then starts a new, empty account', async () => {
-    b = await openBrowser();
-    const { page, context } = b;
-    const email = uniqueEmail('delete');
-    await signInByApi(page, email, { fname: 'Del', lname: 'Eted' });
+  it('deletes the account end to end; the same address then starts a new, empty account', async ({ customer }) => {
+    const { page, context, email } = await customer({ email: uniqueEmail('delete'), fname: 'Del', lname: 'Eted' });
     await page.goto('/app/profile');
     // A quiet card with one button; the dialog explains and asks for 'I confirm'.
     const zone = page.getByRole('region', { name: 'Delete account' });

@@ -1,20 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openBrowser, signInByApi, uniqueEmail, type Browser } from './fixtures';
+import { describe, expect, it, signInByApi, uniqueEmail, type Browser } from './fixtures';
 
 /** The side menu (pages may link to the same places). */
 const sideMenu = (page: Page) => page.getByRole('navigation', { name: 'Side menu' });
 const licensesChunk = /\/assets\/licenses-page-[\w-]+\.js$/;
 
 let b: Browser;
-afterEach(async () => {
-  await b.close();
-});
 
 describe('a page whose code fails to download', () => {
-  beforeEach(async () => {
-    b = await openBrowser();
-    await signInByApi(b.page, uniqueEmail('chunk'));
+  it.beforeEach(async ({ customer }) => {
+    b = await customer({ email: uniqueEmail('chunk') });
     await b.page.goto('/app/dashboard');
     await b.page.getByRole('heading', { level: 1 }).waitFor();
   });
@@ -71,8 +66,8 @@ describe('a page whose code fails to download', () => {
 });
 
 describe('the session check without an answer', () => {
-  beforeEach(async () => {
-    b = await openBrowser();
+  it.beforeEach(async ({ browser }) => {
+    b = await browser();
   });
 
   it('says the portal could not be reached instead of sending a signed-in user to sign in, and recovers', async () => {
@@ -101,8 +96,8 @@ describe('the session check without an answer', () => {
 });
 
 describe('the session check of a visitor without a session', () => {
-  beforeEach(async () => {
-    b = await openBrowser();
+  it.beforeEach(async ({ browser }) => {
+    b = await browser();
   });
 
   it('logs nothing as an error in the console on /login', async () => {
@@ -118,8 +113,8 @@ describe('the session check of a visitor without a session', () => {
 });
 
 describe('the Content-Security-Policy', () => {
-  beforeEach(async () => {
-    b = await openBrowser();
+  it.beforeEach(async ({ browser }) => {
+    b = await browser();
   });
 
   it('is not violated by the pages that validate forms (no probe of eval by the schema library)', async () => {
@@ -140,8 +135,8 @@ describe('the Content-Security-Policy', () => {
 });
 
 describe('/app/access-control', () => {
-  beforeEach(async () => {
-    b = await openBrowser();
+  it.beforeEach(async ({ browser }) => {
+    b = await browser();
   });
 
   it('sends an anonymous visitor to sign in first, with the way back', async () => {

@@ -1,19 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openBrowser, screenshot, signInByApi, uniqueEmail, type Browser } from './fixtures';
+import { describe, expect, it, screenshot, uniqueEmail, type Browser } from './fixtures';
 
 /** The side menu (pages may link to the same places, e.g. the dashboard's 'Billing'). */
 const sideMenu = (page: Page) => page.getByRole('navigation', { name: 'Side menu' });
 
 let b: Browser;
-afterEach(async () => {
-  await b.close();
-});
 
 describe('signed-in shell on a desktop', () => {
-  beforeEach(async () => {
-    b = await openBrowser({ width: 1200, height: 800 });
-    await signInByApi(b.page, uniqueEmail('shell'), { fname: 'Ada', lname: 'Lovelace' });
+  it.beforeEach(async ({ customer }) => {
+    b = await customer({ email: uniqueEmail('shell'), fname: 'Ada', lname: 'Lovelace', viewport: { width: 1200, height: 800 } });
     await b.page.goto('/app/dashboard');
     await b.page.getByRole('navigation').first().waitFor();
   });
@@ -80,9 +75,8 @@ describe('signed-in shell on a desktop', () => {
 });
 
 describe('signed-in shell on a phone', () => {
-  beforeEach(async () => {
-    b = await openBrowser({ width: 800, height: 900 });
-    await signInByApi(b.page, uniqueEmail('mobile'), { fname: 'Mo', lname: 'Bile' });
+  it.beforeEach(async ({ customer }) => {
+    b = await customer({ email: uniqueEmail('mobile'), fname: 'Mo', lname: 'Bile', viewport: { width: 800, height: 900 } });
     await b.page.goto('/app/dashboard');
   });
 

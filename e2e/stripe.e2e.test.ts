@@ -1,17 +1,19 @@
 import { createHmac } from 'node:crypto';
 import { AxeBuilder } from '@axe-core/playwright';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startStripeWireServer, type StripeWireServer, type WireEvent } from '../apps/server/test/stripe-wire-server';
 import { installStripeJsStandIn } from '../apps/web/src/test/stripe-js-stand-in';
 import {
-  openBrowser,
+  describe,
+  expect,
+  it,
   screenshot,
-  signInByApi,
   transitionsDone,
   uniqueEmail,
   WCAG_TAGS,
   type Browser,
+  type NewCustomer,
   type Target,
 } from './fixtures';
 import { startPortal, type Portal } from './portal-server';
@@ -90,13 +92,9 @@ beforeAll(async () => {
     STRIPE_PRICE_YEAR: 'price_e2e_year',
   });
   target = { baseUrl: portal.baseUrl, dataDir: portal.dataDir };
-  b = await openBrowser({ width: 1280, height: 900 }, target);
-  await routeStripe(b.context);
-  await signInByApi(b.page, uniqueEmail('stripe'), { fname: 'Stella', lname: 'Stripe', target });
 });
 
 afterAll(async () => {
-  await b?.close();
   await Promise.allSettled(deliveries);
   await portal?.stop();
   await wire?.close();
@@ -119,8 +117,43 @@ async function addCard(number: string) {
   return dialog;
 }
 
+/** The test's own customer on the Stripe portal, its browser routed to the stand-ins; `b` from then on. */
+async function stella(customer: NewCustomer) {
+  b = await customer({
+    email: uniqueEmail('stripe'),
+    fname: 'Stella',
+    lname: 'Stripe',
+    viewport: { width: 1280, height: 900 },
+    target,
+  });
+  await routeStripe(b.context);
+}
+
+/**
+ * The billing page with the test card 4242… saved through the Payment Element, as a customer saves
+ * it, and made the default by Stripe's setup_intent.succeeded webhook.
+ */
+async function withSavedCard() {
+  const { page } = b;
+  await page.goto('/app/billing');
+  const dialog = await addCard('4242 4242 4242 4242');
+  await dialog.getByRole('button', { name: 'Save card' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await page.reload();
+  await page.getByRole('listitem', { name: 'Visa ending in 4242' }).getByText('Default').waitFor();
+}
+
+/** A first subscription of 2 nodes with the saved card, active (its first invoice paid). */
+async function withSubscription() {
+  const { page } = b;
+  await page.getByLabel('Number of nodes').fill('2');
+  await page.getByRole('button', { name: 'Subscribe' }).click();
+  await page.getByRole('article', { name: 'Node license' }).getByText('Active').waitFor();
+}
+
 describe('billing on Stripe, with Stripe.js', () => {
-  it("adds a card through Stripe's Payment Element; the number goes to Stripe only", async () => {
+  it("adds a card through Stripe's Payment Element; the number goes to Stripe only", async ({ customer }) => {
+    await stella(customer);
     const { page } = b;
     const portalBodies: string[] = [];
     page.on('request', (r) => {
@@ -142,7 +175,9 @@ describe('billing on Stripe, with Stripe.js', () => {
     expect(confirm?.body).toMatchObject({ key: PUBLISHABLE_KEY, payment_method_data: { card: { number: '4242424242424242' } } });
   });
 
-  it("shows Stripe's message for a declined card in the dialog", async () => {
+  it("shows Stripe's message for a declined card in the dialog", async ({ customer }) => {
+    await stella(customer);
+    await withSavedCard();
     const { page } = b;
     const dialog = await addCard('4000 0000 0000 0002');
     await dialog.getByRole('button', { name: 'Save card' }).click();
@@ -152,7 +187,9 @@ describe('billing on Stripe, with Stripe.js', () => {
     expect(await page.getByRole('list', { name: 'Cards' }).getByRole('listitem').count()).toBe(1);
   });
 
-  it('buys a subscription with the saved card, and its license appears on /app/licenses', async () => {
+  it('buys a subscription with the saved card, and its license appears on /app/licenses', async ({ customer }) => {
+    await stella(customer);
+    await withSavedCard();
     const { page } = b;
     const nodes = page.getByLabel('Number of nodes');
     await nodes.fill('2');
@@ -163,12 +200,19 @@ describe('billing on Stripe, with Stripe.js', () => {
     // The key is text (monospace, with a copy button) beside a quiet link to the Licenses page.
     const key = (await article.getByText(/^[A-Z0-9]{5}(-[A-Z0-9]{5}){4}$/).textContent())!.trim();
     expect(key).toMatch(/^[A-Z0-9]{5}(-[A-Z0-9]{5}){4}$/);
+    // The wire server counts every customer of this file: the tests above buy nothing, so alone or in
+    // file order this purchase is its only subscription (a shuffled order would need its own server).
     expect(wire.subscriptions.size).toBe(1);
     await page.goto('/app/licenses');
     await expect.poll(() => page.getByText(key).count()).toBeGreaterThan(0);
   });
 
-  it('confirms a first payment the bank wants checked (3-D Secure), then shows the subscription active with its license', async () => {
+  it('confirms a first payment the bank wants checked (3-D Secure), then shows the subscription active with its license', async ({
+    customer,
+  }) => {
+    await stella(customer);
+    await withSavedCard();
+    await withSubscription();
     const { page } = b;
     await page.goto('/app/billing');
     const dialog = await addCard('4000 0025 0000 3155');

@@ -1,16 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { buySubscription, openBrowser, screenshot, signInByApi, uniqueEmail, type Browser } from './fixtures';
-
-let b: Browser;
-afterEach(async () => {
-  await b?.close();
-});
+import { describe, expect, it, screenshot, uniqueEmail } from './fixtures';
 
 describe('support page', () => {
-  it('tells a customer without a subscription what they get and how to get more', async () => {
-    b = await openBrowser();
-    const { page } = b;
-    await signInByApi(page, uniqueEmail('support-none'));
+  it('tells a customer without a subscription what they get and how to get more', async ({ customer }) => {
+    const { page } = await customer({ email: uniqueEmail('support-none') });
     await page.goto('/app/support');
     await page.getByRole('heading', { level: 2, name: 'Community support' }).waitFor();
     await page.getByText('No plan', { exact: true }).waitFor();
@@ -32,11 +24,8 @@ describe('support page', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
   });
 
-  it('shows a subscriber standard support with response targets by severity', async () => {
-    b = await openBrowser();
-    const { page } = b;
-    await signInByApi(page, uniqueEmail('support-standard'));
-    await buySubscription(page, 3);
+  it('shows a subscriber standard support with response targets by severity', async ({ customer }) => {
+    const { page } = await customer({ email: uniqueEmail('support-standard'), subscription: 3 });
     await page.goto('/app/support');
     await page.getByRole('heading', { level: 2, name: 'Standard support' }).waitFor();
     await page.getByText(/You have 3 licensed nodes/).waitFor();

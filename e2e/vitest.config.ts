@@ -11,7 +11,9 @@ export default defineConfig({
     // this one, can take many seconds to settle a transition.
     expect: { poll: { timeout: 30_000 } },
     hookTimeout: 240_000,
-    // One browser at a time on a 2-core machine; files share the one server.
-    fileParallelism: false,
+    // The browser tests mostly wait (for the page, its transitions, the outbox): two files at a
+    // time, each with its own Chromium and its own customers, against the one server, halve their
+    // time for little CPU. The accessibility file alone is about half of the whole.
+    maxWorkers: 2,
   },
 });

@@ -1,14 +1,21 @@
-// `npm test`: unit, component and API tests (vitest projects), then the browser tests against a
+// `npm test`: unit, component and API tests (vitest projects) and the browser tests against a
 // production build. Ends with one plain line `N passed, N failed` summed over every run.
 //
 //   npm test                      everything, API tests on PGlite (or TEST_DATABASE_URL)
 //   npm test -- unit | e2e        one part
 //   npm test -- --postgres URL [--postgres-node PATH]
 //                                 also the API tests on the PostgreSQL server at URL (each test file
-//                                 makes its own database there), run beside the browser tests so
-//                                 both cores work; PATH runs that part on another Node (CI: Node 24)
+//                                 makes its own database there); PATH runs that part on another Node
+//                                 (CI: Node 24)
+//   npm test -- --checks          also lint and typecheck (CI), counted as one failure each if they fail
+//
+// The parts run side by side so that both cores work all along: the browser tests, the longest
+// part, start as soon as the web build is there; the unit run (in the foreground) and the
+// PostgreSQL run (one vitest worker each when both run) share the rest. The system tests
+// (apps/server/test/system) start whole servers on the shared PostgreSQL whatever database the run
+// is for, so they run once: in the PostgreSQL run when there is one, on its Node.
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -16,19 +23,20 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
-  options: { postgres: { type: 'string' }, 'postgres-node': { type: 'string' } },
+  options: { postgres: { type: 'string' }, 'postgres-node': { type: 'string' }, checks: { type: 'boolean' } },
 });
 const only = positionals[0];
 const out = path.join(root, '.tmp');
 mkdirSync(out, { recursive: true });
 const vitestBin = path.join(root, 'node_modules/vitest/vitest.mjs');
+const SYSTEM_TESTS = '**/test/system/**';
 
 /** Counts from vitest's JSON report; a suite that failed to load counts as a failure. */
 function countReport(file, status) {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
-  if (existsSync(file)) {
+  if (file && existsSync(file)) {
     const report = JSON.parse(readFileSync(file, 'utf8'));
     passed = report.numPassedTests;
     failed = report.numFailedTests;
@@ -40,38 +48,53 @@ function countReport(file, status) {
 }
 
 /**
- * One vitest run. In the foreground its output goes to the terminal; in the background it goes to
- * a log file, printed whole when the run ends, so two runs never interleave their lines.
+ * Runs a command. In the foreground its output goes to the terminal; in the background it goes
+ * straight to a log file (so nothing waits on this process to read it), printed whole when the
+ * command ends, so two parts never interleave their lines.
  */
-function vitest(name, args, { env = {}, node = process.execPath, background = false } = {}) {
-  const file = path.join(out, `${name}.json`);
-  rmSync(file, { force: true });
-  const argv = [vitestBin, 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile=${file}`];
-  const finish = (status) => ({ name, ...countReport(file, status) });
-  if (!background) {
-    console.log(`\n=== ${name} tests ===`);
-    const r = spawnSync(node, argv, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-    return finish(r.status);
-  }
-  const logFile = path.join(out, `${name}.log`);
-  const log = createWriteStream(logFile);
-  console.log(`\n=== ${name} tests: started in the background (output in ${path.relative(root, logFile)}) ===`);
-  const child = spawn(node, argv, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-  child.stdout.pipe(log);
-  child.stderr.pipe(log);
+function run(name, command, args, { env = {}, background = false, report } = {}) {
+  const logFile = path.join(out, `${name.replace(/[^\w.-]+/g, '-')}.log`);
+  const log = background ? openSync(logFile, 'w') : undefined;
+  console.log(
+    background ? `\n=== ${name}: started in the background (output in ${path.relative(root, logFile)}) ===` : `\n=== ${name} ===`,
+  );
+  const child = spawn(command, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: log === undefined ? 'inherit' : ['ignore', log, log],
+  });
   return new Promise((resolve) => {
     child.on('close', (status) => {
-      log.end(() => {
-        console.log(`\n=== ${name} tests (ran in the background) ===`);
+      if (log !== undefined) {
+        closeSync(log);
+        console.log(`\n=== ${name} (ran in the background) ===`);
         process.stdout.write(readFileSync(logFile));
-        resolve(finish(status));
-      });
+      }
+      resolve({ name, ...countReport(report, status) });
     });
   });
 }
 
+/** One vitest run, with its JSON report in .tmp for the counts. */
+function vitest(name, args, { node = process.execPath, ...rest } = {}) {
+  const report = path.join(out, `${name.replace(/[^\w.-]+/g, '-')}.json`);
+  rmSync(report, { force: true });
+  const argv = [vitestBin, 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile=${report}`];
+  return run(`${name} tests`, node, argv, { ...rest, report });
+}
+
+function nodeVersion(node) {
+  return spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim().replace(/^v/, '');
+}
+
 const runs = [];
 const dbName = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
+
+// Lint and typecheck need no build: they start first and take what CPU the tests leave.
+if (opts.checks) {
+  for (const script of ['lint', 'typecheck'])
+    runs.push(run(script, 'nice', ['-n', '5', 'npm', 'run', script], { background: true }).then((r) => ({ ...r, check: true })));
+}
 
 // The production build first: the browser tests and the server's start-up tests serve it.
 let built = true;
@@ -79,35 +102,33 @@ if (only !== 'unit' || !existsSync(path.join(root, 'apps/web/dist/index.html')))
   console.log('\n=== building the web app ===');
   const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
   built = build.status === 0;
-  if (!built) runs.push({ name: 'web build', passed: 0, failed: 1, skipped: 0 });
-}
-if (only !== 'e2e') runs.push(vitest(`unit (${dbName})`, []));
-
-// The API tests on PostgreSQL wait on the database more than on the CPU, and the browser tests on
-// the browser: beside each other they keep both cores busy.
-const postgres =
-  opts.postgres && only !== 'e2e'
-    ? vitest(
-        `api (PostgreSQL${opts['postgres-node'] ? `, Node ${nodeVersion(opts['postgres-node'])}` : ''})`,
-        ['--project', 'server'],
-        {
-          env: { TEST_DATABASE_URL: opts.postgres },
-          node: opts['postgres-node'] ?? process.execPath,
-          background: only !== 'unit' && built,
-        },
-      )
-    : undefined;
-if (only !== 'unit' && built) runs.push(vitest('e2e', ['--config', 'e2e/vitest.config.ts']));
-if (postgres) runs.push(await postgres);
-
-function nodeVersion(node) {
-  return spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim().replace(/^v/, '');
+  if (!built) runs.push(Promise.resolve({ name: 'web build', passed: 0, failed: 1, skipped: 0 }));
 }
 
-const sum = (k) => runs.reduce((n, r) => n + r[k], 0);
+const e2e = only !== 'unit' && built;
+const unit = only !== 'e2e';
+const postgres = opts.postgres && only !== 'e2e';
+if (e2e) runs.push(vitest('e2e', ['--config', 'e2e/vitest.config.ts'], { background: unit || postgres }));
+// Beside the browser tests, two unit-type runs take one worker each; alone, a run takes both.
+const workers = unit && postgres ? ['--maxWorkers=1'] : [];
+if (postgres) {
+  const node = opts['postgres-node'] ?? process.execPath;
+  const label = `api (PostgreSQL${opts['postgres-node'] ? `, Node ${nodeVersion(node)}` : ''})`;
+  runs.push(
+    vitest(label, ['--project', 'server', ...workers], { env: { TEST_DATABASE_URL: opts.postgres }, node, background: unit }),
+  );
+}
+if (unit) runs.push(vitest(`unit (${dbName})`, [...(postgres ? ['--exclude', SYSTEM_TESTS] : []), ...workers]));
+
+const results = await Promise.all(runs);
+const sum = (k) => results.reduce((n, r) => n + r[k], 0);
 console.log('');
-for (const r of runs)
-  console.log(`${r.name}: ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}`);
+for (const r of results)
+  console.log(
+    r.check
+      ? `${r.name}: ${r.failed ? 'failed' : 'passed'}`
+      : `${r.name}: ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}`,
+  );
 const skipped = sum('skipped');
 console.log(`${sum('passed')} passed, ${sum('failed')} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(sum('failed') > 0 || sum('passed') === 0 ? 1 : 0);
