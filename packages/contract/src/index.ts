@@ -8,3 +8,8 @@ export * from './billing';
 export * from './products';
 export * from './display';
 export * from './cards';
+export * from './console-auth';
+export * from './console-routes';
+export * from './console-customers';
+export * from './console-actions';
+export * from './console-reports';

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { isStorableText, OpaqueIdSchema, STORABLE_TEXT_MESSAGE } from './common';
+import { QuantitySchema } from './billing';
+import { LicenseKeySchema } from './licenses';
+
+export const REASON_MAX_LENGTH = 500;
+/** Every staff action states why; it is kept in the staff audit log. */
+export const ReasonSchema = z
+  .string({ error: 'Say why you are doing this' })
+  .trim()
+  .min(1, 'Say why you are doing this')
+  .max(REASON_MAX_LENGTH, `A reason can be at most ${REASON_MAX_LENGTH} characters`)
+  .refine(isStorableText, STORABLE_TEXT_MESSAGE);
+
+/** The body of an action that needs nothing but a reason. */
+export const ActionBodySchema = z.strictObject({ reason: ReasonSchema });
+export type ActionBody = z.input<typeof ActionBodySchema>;
+
+export const EXTEND_DAYS_MAX = 3650;
+const days = z
+  .number({ error: 'The number of days must be a whole number' })
+  .int('The number of days must be a whole number')
+  .min(1, 'The number of days must be at least 1')
+  .max(EXTEND_DAYS_MAX, `The number of days can be at most ${EXTEND_DAYS_MAX}`);
+
+/** POST …/licenses/{licenseKey}/extend: the expiry moves `days` later (from now if it has passed). */
+export const ExtendLicenseBodySchema = z.strictObject({ reason: ReasonSchema, days });
+export type ExtendLicenseBody = z.input<typeof ExtendLicenseBodySchema>;
+
+/** POST …/customers/{userId}/licenses: a complimentary license, valid for `days` from now. */
+export const IssueLicenseBodySchema = z.strictObject({ reason: ReasonSchema, maxNodes: QuantitySchema, days });
+export type IssueLicenseBody = z.input<typeof IssueLicenseBodySchema>;
+
+/** POST …/invoices/{invoiceId}/refund: `amount` in the invoice's minor unit (cents); whole when left out. */
+export const RefundInvoiceBodySchema = z.strictObject({
+  reason: ReasonSchema,
+  amount: z
+    .number({ error: 'The amount must be a whole number of cents' })
+    .int('The amount must be a whole number of cents')
+    .min(1, 'The amount must be at least 1 cent')
+    .optional(),
+});
+export type RefundInvoiceBody = z.input<typeof RefundInvoiceBodySchema>;
+
+export const ConsoleLicenseParamsSchema = z.strictObject({ licenseKey: LicenseKeySchema });
+export const ConsoleNodeParamsSchema = z.strictObject({
+  licenseKey: LicenseKeySchema,
+  nodeId: z.uuid('This node id is not valid'),
+});
+export const ConsoleSubscriptionParamsSchema = z.strictObject({ subscriptionId: OpaqueIdSchema });
+export const ConsoleInvoiceParamsSchema = z.strictObject({ invoiceId: OpaqueIdSchema });
+
+/** What every action answers: done, with what it changed (the customer page is then re-read). */
+export const ActionResultSchema = z.object({ ok: z.literal(true), message: z.string() });
+export type ActionResult = z.infer<typeof ActionResultSchema>;

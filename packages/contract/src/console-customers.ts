@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import { InvoiceSchema, INTERVALS, SUBSCRIPTION_STATUSES } from './billing';
+import { isStorableText, STORABLE_TEXT_MESSAGE } from './common';
+import { LICENSE_STATUSES } from './licenses';
+
+/** GET /api/console/search?q=: at least 2 characters, at most 200; answers up to 20 results. */
+export const CONSOLE_SEARCH_MIN_LENGTH = 2;
+export const CONSOLE_SEARCH_LIMIT = 20;
+export const ConsoleSearchQuerySchema = z.strictObject({
+  q: z
+    .string({ error: 'Type something to search for' })
+    .trim()
+    .min(CONSOLE_SEARCH_MIN_LENGTH, `Type at least ${CONSOLE_SEARCH_MIN_LENGTH} characters`)
+    .max(200, 'A search can be at most 200 characters')
+    .refine(isStorableText, STORABLE_TEXT_MESSAGE),
+});
+export type ConsoleSearchQuery = z.input<typeof ConsoleSearchQuerySchema>;
+
+export const SEARCH_RESULT_KINDS = ['customer', 'license', 'node', 'subscription', 'invoice'] as const;
+export type SearchResultKind = (typeof SEARCH_RESULT_KINDS)[number];
+
+/** One hit: what matched (`label`, e.g. the license key), whose it is (`userId`, `email`). */
+export const SearchResultSchema = z.object({
+  kind: z.enum(SEARCH_RESULT_KINDS),
+  userId: z.string(),
+  /** The thing that matched: a name, a license key, a hostname, a subscription id, an invoice number. */
+  label: z.string(),
+  /** The customer it belongs to, as a reader knows them: "Ada Lovelace <ada@example.com>". */
+  customer: z.string(),
+  /** The matched object's own id where it has one (license key, node id, subscription id, invoice id). */
+  subjectId: z.string().nullable(),
+});
+export type SearchResult = z.infer<typeof SearchResultSchema>;
+export const SearchResultsSchema = z.object({ items: z.array(SearchResultSchema) });
+export type SearchResults = z.infer<typeof SearchResultsSchema>;
+
+export const CustomerParamsSchema = z.strictObject({ userId: z.uuid('This customer id is not valid') });
+
+export const ConsoleCustomerProfileSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  fname: z.string(),
+  lname: z.string(),
+  company: z.string().nullable(),
+  picture: z.string().nullable(),
+  onboarded: z.boolean(),
+  /** Linked Google identity (issuer|subject), if any. */
+  linkedIdentity: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type ConsoleCustomerProfile = z.infer<typeof ConsoleCustomerProfileSchema>;
+
+export const ConsoleSubscriptionSchema = z.object({
+  /** The provider's subscription id (the portal's `stripeId`). */
+  subscriptionId: z.string(),
+  provider: z.enum(['local', 'stripe']),
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  quantity: z.number().int(),
+  interval: z.enum(INTERVALS),
+  plan: z.string(),
+  unitAmount: z.number().int(),
+  currency: z.string(),
+  currentPeriodStart: z.string(),
+  currentPeriodEnd: z.string(),
+  cancelAtPeriodEnd: z.boolean(),
+  licenseKey: z.string().nullable(),
+  createdAt: z.string(),
+  invoices: z.array(InvoiceSchema),
+});
+export type ConsoleSubscription = z.infer<typeof ConsoleSubscriptionSchema>;
+
+export const ConsoleLicenseSchema = z.object({
+  licenseKey: z.string(),
+  status: z.enum(LICENSE_STATUSES),
+  maxNodes: z.number().int(),
+  activeNodes: z.number().int(),
+  expiresAt: z.string(),
+  createdAt: z.string(),
+  /** null for a complimentary (hand-issued) license. */
+  subscriptionId: z.string().nullable(),
+});
+export type ConsoleLicense = z.infer<typeof ConsoleLicenseSchema>;
+
+export const ConsoleNodeSchema = z.object({
+  id: z.string(),
+  licenseKey: z.string(),
+  fingerprint: z.string(),
+  hostname: z.string().nullable(),
+  activatedAt: z.string(),
+  lastSeenAt: z.string(),
+});
+export type ConsoleNode = z.infer<typeof ConsoleNodeSchema>;
+
+/** A card as staff see it: brand, last 4 and expiry only. */
+export const ConsoleCardSchema = z.object({
+  brand: z.string(),
+  last4: z.string(),
+  expMonth: z.number().int(),
+  expYear: z.number().int(),
+  isDefault: z.boolean(),
+});
+export type ConsoleCard = z.infer<typeof ConsoleCardSchema>;
+
+/** An entry of the customer's own activity log (as the customer reads it). */
+export const ConsoleActivitySchema = z.object({
+  id: z.string(),
+  action: z.string(),
+  summary: z.string(),
+  /** True when the vendor's staff did it (the customer reads "by the vendor's staff"). */
+  byStaff: z.boolean(),
+  createdAt: z.string(),
+});
+export type ConsoleActivity = z.infer<typeof ConsoleActivitySchema>;
+
+export const ConsoleSignInSchema = z.object({
+  method: z.string(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  expiresAt: z.string(),
+  /** Still usable (not expired, not ended). */
+  active: z.boolean(),
+});
+export type ConsoleSignIn = z.infer<typeof ConsoleSignInSchema>;
+
+/** A row of the staff audit log: who did what, to whom, why. */
+export const StaffAuditEntrySchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  staffEmail: z.string(),
+  action: z.string(),
+  reason: z.string(),
+  userId: z.string().nullable(),
+  subject: z.string().nullable(),
+  data: z.record(z.string(), z.unknown()),
+});
+export type StaffAuditEntry = z.infer<typeof StaffAuditEntrySchema>;
+
+/** GET /api/console/customers/{userId}: the customer page (recent activity and sign-ins, 50 each). */
+export const ConsoleCustomerSchema = z.object({
+  profile: ConsoleCustomerProfileSchema,
+  subscriptions: z.array(ConsoleSubscriptionSchema),
+  licenses: z.array(ConsoleLicenseSchema),
+  nodes: z.array(ConsoleNodeSchema),
+  cards: z.array(ConsoleCardSchema),
+  activity: z.array(ConsoleActivitySchema),
+  signIns: z.array(ConsoleSignInSchema),
+  staffActions: z.array(StaffAuditEntrySchema),
+});
+export type ConsoleCustomer = z.infer<typeof ConsoleCustomerSchema>;

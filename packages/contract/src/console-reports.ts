@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { INTERVALS, SUBSCRIPTION_STATUSES } from './billing';
+import { PageQuerySchema, pageOf } from './common';
+import { StaffAuditEntrySchema } from './console-customers';
+import { LICENSE_STATUSES } from './licenses';
+
+/** GET /api/console/overview: figures now, in the minor unit of `currency`, and the last 12 months. */
+export const OverviewMonthSchema = z.object({
+  /** `YYYY-MM` (UTC). */
+  month: z.string(),
+  /** MRR at the end of the month (or now, for the current month). */
+  mrr: z.number().int(),
+  /** Paid invoices' amounts in the month. */
+  revenue: z.number().int(),
+  newSubscriptions: z.number().int(),
+  churnedSubscriptions: z.number().int(),
+});
+export type OverviewMonth = z.infer<typeof OverviewMonthSchema>;
+
+export const OverviewSchema = z.object({
+  currency: z.string(),
+  /** Active and past-due subscriptions: unit amount × quantity, yearly ones divided by 12 (cents, rounded). */
+  mrr: z.number().int(),
+  arr: z.number().int(),
+  activeSubscriptions: z.number().int(),
+  pastDueSubscriptions: z.number().int(),
+  activeNodes: z.number().int(),
+  activeLicenses: z.number().int(),
+  customers: z.number().int(),
+  /** The last 30 days. */
+  newSubscriptions: z.number().int(),
+  churnedSubscriptions: z.number().int(),
+  failedPayments: z.number().int(),
+  /** Subscriptions renewing on a default card that expires before the renewal date. */
+  cardsExpiringBeforeRenewal: z.number().int(),
+  months: z.array(OverviewMonthSchema),
+});
+export type Overview = z.infer<typeof OverviewSchema>;
+
+const optionalEnum = <T extends readonly [string, ...string[]]>(values: T, label: string) =>
+  z.enum(values, { error: `${label} must be one of: ${values.join(', ')}` }).optional();
+
+/** What every console list takes: `?page&size&order` and `format=csv` for a download of all rows. */
+const listQuery = <S extends readonly [string, ...string[]]>(sorts: S) =>
+  PageQuerySchema.extend({
+    sort: optionalEnum(sorts, 'sort'),
+    order: optionalEnum(['asc', 'desc'] as const, 'order'),
+    format: optionalEnum(['json', 'csv'] as const, 'format'),
+    q: z.string().trim().max(200, 'A filter can be at most 200 characters').optional(),
+  });
+
+export const CUSTOMER_SORTS = ['createdAt', 'email', 'name'] as const;
+export const ListCustomersQuerySchema = listQuery(CUSTOMER_SORTS);
+export type ListCustomersQuery = z.input<typeof ListCustomersQuerySchema>;
+export const ConsoleCustomerRowSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  company: z.string().nullable(),
+  createdAt: z.string(),
+  activeSubscriptions: z.number().int(),
+  licenses: z.number().int(),
+});
+export type ConsoleCustomerRow = z.infer<typeof ConsoleCustomerRowSchema>;
+export const ConsoleCustomerPageSchema = pageOf(ConsoleCustomerRowSchema);
+
+export const SUBSCRIPTION_SORTS = ['createdAt', 'currentPeriodEnd', 'amount'] as const;
+export const ListSubscriptionsQuerySchema = listQuery(SUBSCRIPTION_SORTS).extend({
+  status: optionalEnum(SUBSCRIPTION_STATUSES, 'status'),
+  interval: optionalEnum(INTERVALS, 'interval'),
+  cancelAtPeriodEnd: optionalEnum(['true', 'false'] as const, 'cancelAtPeriodEnd'),
+});
+export type ListSubscriptionsQuery = z.input<typeof ListSubscriptionsQuerySchema>;
+export const ConsoleSubscriptionRowSchema = z.object({
+  subscriptionId: z.string(),
+  userId: z.string(),
+  email: z.string(),
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  interval: z.enum(INTERVALS),
+  quantity: z.number().int(),
+  /** unit amount × quantity per interval, in cents. */
+  amount: z.number().int(),
+  currency: z.string(),
+  currentPeriodEnd: z.string(),
+  cancelAtPeriodEnd: z.boolean(),
+  createdAt: z.string(),
+});
+export type ConsoleSubscriptionRow = z.infer<typeof ConsoleSubscriptionRowSchema>;
+export const ConsoleSubscriptionPageSchema = pageOf(ConsoleSubscriptionRowSchema);
+
+export const LICENSE_SORTS = ['createdAt', 'expiresAt', 'activeNodes'] as const;
+export const ListLicensesQuerySchema = listQuery(LICENSE_SORTS).extend({
+  status: optionalEnum(LICENSE_STATUSES, 'status'),
+  /** Only licenses expiring within this many days from now (and not yet expired). */
+  expiringWithinDays: z
+    .string()
+    .regex(/^\d{1,4}$/, 'expiringWithinDays must be a whole number of days')
+    .transform(Number)
+    .optional(),
+  complimentary: optionalEnum(['true', 'false'] as const, 'complimentary'),
+});
+export type ListLicensesQuery = z.input<typeof ListLicensesQuerySchema>;
+export const ConsoleLicenseRowSchema = z.object({
+  licenseKey: z.string(),
+  userId: z.string().nullable(),
+  email: z.string().nullable(),
+  status: z.enum(LICENSE_STATUSES),
+  maxNodes: z.number().int(),
+  activeNodes: z.number().int(),
+  expiresAt: z.string(),
+  createdAt: z.string(),
+  subscriptionId: z.string().nullable(),
+});
+export type ConsoleLicenseRow = z.infer<typeof ConsoleLicenseRowSchema>;
+export const ConsoleLicensePageSchema = pageOf(ConsoleLicenseRowSchema);
+
+export const INVOICE_SORTS = ['created', 'amount'] as const;
+export const ListInvoicesQuerySchema = listQuery(INVOICE_SORTS).extend({
+  status: optionalEnum(['draft', 'open', 'paid', 'void', 'uncollectible'] as const, 'status'),
+});
+export type ListInvoicesQuery = z.input<typeof ListInvoicesQuerySchema>;
+export const ConsoleInvoiceRowSchema = z.object({
+  id: z.string(),
+  number: z.string(),
+  userId: z.string().nullable(),
+  email: z.string().nullable(),
+  subscriptionId: z.string().nullable(),
+  status: z.string(),
+  amountDue: z.number().int(),
+  amountPaid: z.number().int(),
+  currency: z.string(),
+  created: z.string(),
+});
+export type ConsoleInvoiceRow = z.infer<typeof ConsoleInvoiceRowSchema>;
+export const ConsoleInvoicePageSchema = pageOf(ConsoleInvoiceRowSchema);
+
+/** GET /api/console/audit: the staff audit log, newest first. */
+export const ListStaffAuditQuerySchema = PageQuerySchema.extend({
+  userId: z.uuid('This customer id is not valid').optional(),
+});
+export const StaffAuditPageSchema = pageOf(StaffAuditEntrySchema);
