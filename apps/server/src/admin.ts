@@ -123,7 +123,7 @@ function formatTable(rows: VendorLicense[]): string {
     `${r.activeNodes}/${r.maxNodes}`,
     r.expiresAt.toISOString().replace('T', ' ').slice(0, 16),
     r.email ?? '(deleted account)',
-    r.stripeId ?? '-',
+    r.subscriptionId ?? '-',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const format = (cells: string[]) =>

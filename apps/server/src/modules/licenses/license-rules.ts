@@ -27,15 +27,15 @@ export function inactiveMessage(license: LicenseRow, status: LicenseStatus) {
   return `This license expired on ${day(license.expiresAt)}, so no node can be activated on it. Renew the subscription to use it again.`;
 }
 
-/** A license as the API shows it. */
-export const toLicense = (l: LicenseRow, stripeId: string | null, now: Date): License => ({
+/** A license as the API shows it (its `stripeId` is the contract's name for any provider's subscription id). */
+export const toLicense = (l: LicenseRow, providerId: string | null, now: Date): License => ({
   licenseKey: l.key,
   status: statusOf(l, now),
   maxNodes: l.maxNodes,
   activeNodes: l.activeNodes,
   expiresAt: l.expiresAt.toISOString(),
   createdAt: l.createdAt.toISOString(),
-  stripeId,
+  stripeId: providerId,
 });
 
 /** A node as the API shows it, with its last-seen time (a buffered one may be newer than the row's). */

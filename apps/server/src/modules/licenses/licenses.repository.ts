@@ -84,7 +84,7 @@ export function prepareOwnerQueries(db: Db) {
   const licensesPage = db
     .select({
       license: licenses,
-      stripeId: subscriptions.providerId,
+      providerId: subscriptions.providerId,
       total: sql<number>`(select count(*) from ${licenses} where ${licenses.userId} = ${sql.placeholder('userId')})::int`,
     })
     .from(licenses)
@@ -300,7 +300,7 @@ export const licensesRepository = {
   /** Every license with its owner's e-mail, for the vendor's command line. */
   async listAll(tx: Tx, email: string | undefined) {
     return tx
-      .select({ license: licenses, email: users.email, stripeId: subscriptions.providerId })
+      .select({ license: licenses, email: users.email, providerId: subscriptions.providerId })
       .from(licenses)
       .leftJoin(users, eq(users.id, licenses.userId))
       .leftJoin(subscriptions, eq(subscriptions.id, licenses.subscriptionId))

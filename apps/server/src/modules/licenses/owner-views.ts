@@ -31,7 +31,7 @@ export function createOwnerViews(deps: { db: Db; clock: Clock; lastSeen: LastSee
   async function listLicenses(userId: string, page: number, size: number): Promise<Page<License>> {
     const now = clock.now();
     const { rows, total } = await owner.licensesForUser(userId, size, (page - 1) * size);
-    return { items: rows.map((r) => toLicense(r.license, r.stripeId, now)), page, size, total };
+    return { items: rows.map((r) => toLicense(r.license, r.providerId, now)), page, size, total };
   }
 
   async function listNodes(userId: string, key: string, page: number, size: number): Promise<Page<LicenseNode>> {

@@ -15,7 +15,8 @@ export type VendorLicense = {
   expiresAt: Date;
   createdAt: Date;
   email: string | null;
-  stripeId: string | null;
+  /** The payment provider's subscription id, when the license comes from a subscription. */
+  subscriptionId: string | null;
 };
 
 /** The vendor's command line: listing every license, issuing one by hand. */
@@ -39,7 +40,7 @@ export function createVendorCalls(deps: {
       expiresAt: r.license.expiresAt,
       createdAt: r.license.createdAt,
       email: r.email,
-      stripeId: r.stripeId,
+      subscriptionId: r.providerId,
     }));
   }
 
