@@ -165,3 +165,46 @@ describe('npm run admin -- license', () => {
     }
   }, 60_000);
 });
+
+describe('npm run admin -- staff', () => {
+  it('adds, lists and removes console staff, keeping the last owner', async () => {
+    const added = await admin('staff', 'add', '--email', 'Owner@Vendor.example', '--role', 'owner');
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain('Added owner@vendor.example to the console staff as owner');
+    expect((await admin('staff', 'add', '--email', 'help@vendor.example', '--role', 'support')).code).toBe(0);
+
+    const list = await admin('staff', 'list');
+    expect(list.code).toBe(0);
+    const lines = list.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^EMAIL +ROLE +ADDED +LAST SIGN-IN$/);
+    expect(lines.slice(1).map((l) => l.split(/ +/).slice(0, 2))).toEqual([
+      ['help@vendor.example', 'support'],
+      ['owner@vendor.example', 'owner'],
+    ]);
+
+    const last = await admin('staff', 'remove', '--email', 'owner@vendor.example');
+    expect(last.code).toBe(1);
+    expect(last.stderr).toContain('The last owner cannot be removed');
+    const removed = await admin('staff', 'remove', '--email', 'help@vendor.example');
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(removed.stdout).toContain('Removed help@vendor.example from the console staff');
+  }, 120_000);
+
+  it('refuses bad staff arguments with status 2 and a clear message', async () => {
+    const cases: Array<[string[], string]> = [
+      [['staff', 'add', '--email', 'a@b.example'], 'staff add needs --role owner|support|billing'],
+      [['staff', 'add', '--email', 'a@b.example', '--role', 'admin'], 'not "admin"'],
+      [['staff', 'add', '--role', 'owner'], 'staff add needs --email'],
+      [['staff', 'remove', '--email', 'nope'], 'Enter a valid e-mail address'],
+      [['staff', 'list', '--role', 'owner'], 'staff list does not take --role'],
+      [['staff', 'promote'], 'Unknown command "staff promote"'],
+      [['license', 'list', '--role', 'owner'], 'license list does not take --role'],
+    ];
+    const results = await Promise.all(cases.map(([args]) => admin(...args)));
+    results.forEach((res, i) => {
+      const [args, message] = cases[i]!;
+      expect(res.code, args.join(' ')).toBe(2);
+      expect(res.stderr, args.join(' ')).toContain(message);
+    });
+  }, 120_000);
+});

@@ -1,10 +1,12 @@
 /**
- * The vendor's command line: `npm run admin -- license issue|list|revoke …`. It works on the same
+ * The vendor's command line: `npm run admin -- license issue|list|revoke …` and
+ * `staff add|list|remove …` (console/staff-cli.ts). It works on the same
  * database as the server (PostgreSQL via DATABASE_URL, else PGlite in $DATA_DIR).
  */
 import { parseArgs } from 'node:util';
 import { EmailSchema, LicenseKeySchema } from '@portal/contract';
 import { ConfigError, loadConfig, type Config } from './config';
+import { parseStaffCommand, runStaffCommand, STAFF_USAGE, type StaffCommand } from './console/staff-cli';
 import { openDatabase, type Database } from './db/client';
 import { systemClock } from './lib/clock';
 import { lockDataDir } from './lib/data-dir-lock';
@@ -27,6 +29,7 @@ Commands:
       List every license (or those of one address): key, status, nodes in use, expiry, owner.
   license revoke <key>
       Revoke a license: it stops validating and no node can be activated on it.
+${STAFF_USAGE}
   --help
       Show this text.
 
@@ -40,7 +43,8 @@ type Command =
   | { kind: 'help' }
   | { kind: 'issue'; email: string; nodes: number; days: number }
   | { kind: 'list'; email?: string }
-  | { kind: 'revoke'; key: string };
+  | { kind: 'revoke'; key: string }
+  | StaffCommand;
 
 function wholeNumber(name: string, value: string | undefined, max: number): number {
   if (value === undefined) throw new UsageError(`license issue needs --${name}`);
@@ -67,6 +71,7 @@ function parseCommand(argv: string[]): Command {
         email: { type: 'string' },
         nodes: { type: 'string' },
         days: { type: 'string' },
+        role: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -76,8 +81,12 @@ function parseCommand(argv: string[]): Command {
   const { values, positionals } = parsed;
   if (values.help || positionals.length === 0 || positionals[0] === 'help') return { kind: 'help' };
   const [group, action, ...rest] = positionals;
+  if (group === 'staff')
+    return parseStaffCommand(action, rest, values, (message) => {
+      throw new UsageError(message);
+    });
   if (group !== 'license')
-    throw new UsageError(`Unknown command "${group}": the commands are license issue, license list and license revoke`);
+    throw new UsageError(`Unknown command "${group}": the commands are license issue|list|revoke and staff add|list|remove`);
   const allow = (allowed: string[]) => {
     const extra = Object.keys(values).filter((k) => !allowed.includes(k));
     if (extra.length > 0) throw new UsageError(`license ${action} does not take --${extra.join(', --')}`);
@@ -181,6 +190,11 @@ async function run(command: Exclude<Command, { kind: 'help' }>, config: Config):
       }
       case 'list':
         console.log(formatTable(await licenses.listAll({ email: command.email })));
+        return;
+      case 'staff-add':
+      case 'staff-list':
+      case 'staff-remove':
+        await runStaffCommand(command, database.db, (line) => console.log(line));
         return;
       case 'revoke': {
         const result = await database.db.transaction((tx) => licenses.revoke(tx, command.key, ACTOR));

@@ -51,6 +51,11 @@ describe('loadConfig', () => {
     [{ DEMO_RELEASE: 'maybe' }, 'DEMO_RELEASE'],
     [{ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_PUBLISHABLE_KEY: 'pk_test_1' }, 'STRIPE_WEBHOOK_SECRET'],
     [{ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }, 'STRIPE_PUBLISHABLE_KEY'],
+    [{ CONSOLE_PORT: '70000' }, 'CONSOLE_PORT'],
+    [{ CONSOLE_PORT: '3000' }, 'CONSOLE_PORT'],
+    [{ CONSOLE_PUBLIC_URL: 'ftp://x' }, 'CONSOLE_PUBLIC_URL'],
+    [{ CONSOLE_PUBLIC_URL: 'http://localhost:3000' }, 'CONSOLE_PUBLIC_URL'],
+    [{ CONSOLE_BOOTSTRAP_EMAIL: 'not an address' }, 'CONSOLE_BOOTSTRAP_EMAIL'],
   ])('stops on %j with a message naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name}: `));
@@ -61,5 +66,19 @@ describe('loadConfig', () => {
       publicUrl: 'https://portal.example.com',
       secureCookies: true,
     });
+  });
+
+  it('serves the console on 127.0.0.1:3001 by default, off with CONSOLE_PORT=0', () => {
+    expect(loadConfig({}).console).toEqual({
+      port: 3001,
+      host: '127.0.0.1',
+      publicUrl: 'http://localhost:3001',
+      secureCookies: false,
+      bootstrapEmail: undefined,
+    });
+    expect(loadConfig({ CONSOLE_PORT: '0' }).console.port).toBe(0);
+    expect(
+      loadConfig({ CONSOLE_PUBLIC_URL: 'https://console.example.com/', CONSOLE_BOOTSTRAP_EMAIL: ' Owner@Example.com ' }).console,
+    ).toMatchObject({ publicUrl: 'https://console.example.com', secureCookies: true, bootstrapEmail: 'owner@example.com' });
   });
 });

@@ -107,6 +107,17 @@ const EnvSchema = z.object({
   /** Server processes behind one port (node:cluster); above 1 needs PostgreSQL. */
   WEB_CONCURRENCY: int(1, 1, 256),
   METRICS_TOKEN: optionalString,
+  /** The vendor console's own listener (0 turns it off) and the origin its e-mailed links use. */
+  CONSOLE_PORT: int(3001, 0, 65535),
+  CONSOLE_HOST: z.string().default('127.0.0.1'),
+  CONSOLE_PUBLIC_URL: url(['http:', 'https:']),
+  /** Made the console's first owner when there is no staff yet (a fresh install). */
+  CONSOLE_BOOTSTRAP_EMAIL: optionalString.pipe(
+    z
+      .email('must be an e-mail address')
+      .transform((v) => v.toLowerCase())
+      .optional(),
+  ),
   WORKERS: z
     .enum(['true', 'false'])
     .default('true')
@@ -140,8 +151,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration:\n  WEB_CONCURRENCY: above 1 needs DATABASE_URL (the embedded database serves one process)',
     );
   }
+  if (e.CONSOLE_PORT !== 0 && e.CONSOLE_PORT === e.PORT) {
+    throw new ConfigError(
+      'Invalid configuration:\n  CONSOLE_PORT: must differ from PORT (the console has a listener of its own; 0 turns it off)',
+    );
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const consoleUrl = (e.CONSOLE_PUBLIC_URL ?? `http://localhost:${e.CONSOLE_PORT}`).replace(/\/+$/, '');
+  if (e.CONSOLE_PORT !== 0 && new URL(consoleUrl).origin === new URL(publicUrl).origin) {
+    throw new ConfigError(
+      'Invalid configuration:\n  CONSOLE_PUBLIC_URL: must be another origin than PUBLIC_URL (the console keeps its cookies apart)',
+    );
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -214,6 +236,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxConcurrentRequests: e.MAX_CONCURRENT_REQUESTS,
     metricsToken: e.METRICS_TOKEN,
     workers: e.WORKERS,
+    console: {
+      /** 0: no console listener. */
+      port: e.CONSOLE_PORT,
+      host: e.CONSOLE_HOST,
+      publicUrl: consoleUrl,
+      secureCookies: consoleUrl.startsWith('https://'),
+      bootstrapEmail: e.CONSOLE_BOOTSTRAP_EMAIL,
+    },
   };
 }
 

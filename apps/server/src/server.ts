@@ -1,6 +1,10 @@
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { runAsClusterPrimary } from './cluster';
 import { ConfigError, loadConfig } from './config';
+import { buildConsoleApp } from './console/console-app';
+import { openDatabase } from './db/client';
+import { systemClock } from './lib/clock';
 import { lockDataDir } from './lib/data-dir-lock';
 import { startBanner } from './lib/log-banner';
 import { LogOutput, wantsReadableLogs } from './lib/log-output';
@@ -34,7 +38,25 @@ async function main() {
   }
   const output = new LogOutput({ stream: process.stdout, format: readable ? prettyFormatter({ colors }) : undefined });
   const unlock = config.databaseUrl ? () => {} : lockDataDir(config.dataDir);
-  const app = await buildApp(config, { logStream: output });
+  // Opened here, not in buildApp, because the console's listener uses it too; closed last.
+  const logs: { to?: FastifyInstance['log'] } = {};
+  let database;
+  try {
+    database = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      log: { warn: (details, message) => logs.to?.warn(details, message) },
+    });
+  } catch (err) {
+    unlock();
+    throw err;
+  }
+  const app = await buildApp(config, { logStream: output, database, clock: systemClock });
+  logs.to = app.log;
+  const consoleApp =
+    config.console.port === 0
+      ? undefined
+      : await buildConsoleApp(config, { services: app.ctx.services, db: database.db, clock: systemClock, logStream: output });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -50,7 +72,9 @@ async function main() {
     }, GRACE_MS);
     force.unref();
     try {
-      await app.close();
+      // Both listeners stop taking requests and finish their own, then the database closes.
+      await Promise.all([app.close(), consoleApp?.close()]);
+      await database.close();
     } finally {
       unlock();
     }
@@ -63,12 +87,14 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   try {
     await app.listen({ port: config.port, host: config.host });
+    await consoleApp?.listen({ port: config.console.port, host: config.console.host });
   } catch (err) {
     unlock();
     throw err;
   }
   const startedInMs = Math.round(performance.now() - started);
-  if (readable) output.print(startBanner(config, startedInMs, colors));
+  const consoleAt = consoleApp ? config.console.publicUrl : undefined;
+  if (readable) output.print(startBanner(config, startedInMs, colors, consoleAt));
   else {
     const mode = [
       config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}/db`,
@@ -76,8 +102,15 @@ async function main() {
       config.stripe ? 'Stripe billing' : 'local billing engine',
     ].join(', ');
     app.log.info(`Portal ready at ${config.publicUrl} in ${startedInMs} ms (${mode})`);
+    if (consoleAt) app.log.info(`Vendor console ready at ${consoleAt} (listening on ${listenAddress(consoleApp!)})`);
   }
-  if (process.send) process.send({ ready: true, url: config.publicUrl });
+  if (process.send) process.send({ ready: true, url: config.publicUrl, consoleUrl: consoleAt ?? null });
+}
+
+/** host:port the app listens on (the real port when CONSOLE_PORT asked for any free one). */
+function listenAddress(app: FastifyInstance): string {
+  const a = app.server.address();
+  return a && typeof a === 'object' ? `${a.address}:${a.port}` : String(a);
 }
 
 main().catch((err) => {

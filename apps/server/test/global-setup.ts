@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
 import { buildServer } from '../../../scripts/build-server.mjs';
-import { openDatabase } from '../src/db/client';
+import { openDatabase, PGLITE_EXTENSIONS } from '../src/db/client';
 
 /**
  * A new PGlite runs initdb (seconds); build one migrated instance once and let each test file
@@ -15,7 +15,7 @@ export default async function setup(project: TestProject) {
   const dir = mkdtempSync(path.join(tmpdir(), 'portal-test-'));
   const file = path.join(dir, 'template.tar');
   if (!process.env.TEST_DATABASE_URL) {
-    const pglite = new PGlite();
+    const pglite = new PGlite({ extensions: PGLITE_EXTENSIONS });
     const db = await openDatabase({ pglite });
     // Uncompressed: each clone then skips a gunzip (about a quarter of its CPU time) for 40 MB read from the page cache.
     const dump = await pglite.dumpDataDir('none');

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { openDatabase, type Database } from '../src/db/client';
+import { openDatabase, PGLITE_EXTENSIONS, type Database } from '../src/db/client';
 import { manualClock } from '../src/lib/clock';
 import type { MailMessage, Mailer } from '../src/providers/mail/mailer';
 
@@ -20,7 +20,7 @@ export async function createTestDatabase(): Promise<Database> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
     const blob = new Blob([readFileSync(inject('pgliteTemplate'))]);
-    return openDatabase({ pglite: new PGlite({ loadDataDir: blob }) });
+    return openDatabase({ pglite: new PGlite({ loadDataDir: blob, extensions: PGLITE_EXTENSIONS }) });
   }
   const name = `portal_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });

@@ -8,7 +8,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { MIGRATIONS_DIR, openDatabase, type Database } from '../src/db/client';
+import { MIGRATIONS_DIR, openDatabase, PGLITE_EXTENSIONS, type Database } from '../src/db/client';
 
 /** The migrations folder as it was when `lastTag` was the newest migration. */
 function migrationsUpTo(lastTag: string): string {
@@ -46,7 +46,7 @@ export async function databaseMigratedUpTo(lastTag: string): Promise<OlderDataba
   cleanups.push(async () => rmSync(folder, { recursive: true, force: true }));
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
-    const client = new PGlite();
+    const client = new PGlite({ extensions: PGLITE_EXTENSIONS });
     await migratePglite(drizzlePglite(client), { migrationsFolder: folder });
     return {
       run: async (q) => {

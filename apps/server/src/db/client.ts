@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -17,6 +18,12 @@ export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 /** A transaction or the database itself: repositories accept either. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0] | Db;
+
+/**
+ * The extensions every PGlite of this schema loads (the migrations create them): whoever makes a
+ * PGlite for openDatabase (tests, clones of a dump) passes these.
+ */
+export const PGLITE_EXTENSIONS = { pg_trgm } satisfies NonNullable<PGliteOptions['extensions']>;
 
 export const MIGRATIONS_DIR = path.join(serverRoot(), 'drizzle');
 
@@ -83,7 +90,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (!client) {
     const dir = path.join(opts.dataDir ?? './data', 'db');
     mkdirSync(dir, { recursive: true });
-    client = new PGlite(dir);
+    client = new PGlite(dir, { extensions: PGLITE_EXTENSIONS });
   }
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });

@@ -11,7 +11,7 @@ const shown = (dir: string) => {
  * What a person who just ran `npm start` in a terminal needs first: where the portal is, where its
  * e-mail (and so the sign-in link) goes, and how to pay on the local billing engine.
  */
-export function startBanner(config: Config, startedInMs: number, colors: boolean): string {
+export function startBanner(config: Config, startedInMs: number, colors: boolean, consoleUrl?: string): string {
   const bold = (t: string) => (colors ? `\x1b[1m${t}\x1b[0m` : t);
   const rows: [string, string][] = [
     [
@@ -25,6 +25,12 @@ export function startBanner(config: Config, startedInMs: number, colors: boolean
       config.smtpUrl
         ? `sent over SMTP (${new URL(config.smtpUrl).host})`
         : `written to ${shown(path.join(config.dataDir, 'outbox'))}; sign-in links also appear below`,
+    ],
+    [
+      'Console',
+      consoleUrl
+        ? `${consoleUrl} for the vendor's staff (npm run admin -- staff add --email … --role owner)`
+        : 'off (CONSOLE_PORT=0)',
     ],
     ['Billing', config.stripe ? 'Stripe' : 'local engine: test card 4242 4242 4242 4242, any future expiry, any CVC'],
     ['Stop', 'Ctrl-C'],

@@ -145,6 +145,9 @@ export function serverEnv(port: number, dataDir: string, extra: Record<string, s
     PUBLIC_URL: `http://localhost:${port}`,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
+    // The console's listener has a fixed default port: servers started side by side would collide.
+    // A test that wants the console passes CONSOLE_PORT (a freePort()) in `extra`.
+    CONSOLE_PORT: '0',
     ...extra,
   };
 }

@@ -50,6 +50,7 @@ async function startBehindReader(database: Record<string, string>) {
       HOST: '127.0.0.1',
       PORT: String(port),
       PUBLIC_URL: url,
+      CONSOLE_PORT: '0',
       DATA_DIR: tempDir('portal-sys-log-'),
       // Two lines per request: load fills a stalled pipe within a few thousand requests.
       LOG_LEVEL: 'info',

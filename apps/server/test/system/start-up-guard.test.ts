@@ -24,7 +24,7 @@ function envExample(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const line of readFileSync(path.join(ROOT, '.env.example'), 'utf8').split('\n')) {
     const m = line.match(/^([A-Z0-9_]+)=(.*)$/);
-    if (m && !['PORT', 'HOST', 'PUBLIC_URL', 'DATA_DIR', 'LOG_LEVEL'].includes(m[1]!)) env[m[1]!] = m[2]!;
+    if (m && !['PORT', 'HOST', 'PUBLIC_URL', 'DATA_DIR', 'LOG_LEVEL', 'CONSOLE_PORT'].includes(m[1]!)) env[m[1]!] = m[2]!;
   }
   return env;
 }

@@ -4,3 +4,4 @@ export * from './outbox';
 export * from './billing';
 export * from './licenses';
 export * from './files';
+export * from './staff';

@@ -1,47 +1,54 @@
 import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { loginLinks, sessions, users } from '../../db/schema/index';
+import { loginLinks as loginLinksTable, sessions, users } from '../../db/schema/index';
 
-export type LinkRow = typeof loginLinks.$inferSelect;
+export type LinkRow = typeof loginLinksTable.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 
-/** Sign-in links: the only place their queries are written. */
-export const loginLinksRepository = {
-  /** Voids the address's links that are neither used nor voided yet. */
-  async voidOpen(tx: Tx, email: string, now: Date): Promise<void> {
-    await tx
-      .update(loginLinks)
-      .set({ voidedAt: now })
-      .where(and(eq(loginLinks.email, email), isNull(loginLinks.usedAt), isNull(loginLinks.voidedAt)));
-  },
-  async insert(tx: Tx, values: typeof loginLinks.$inferInsert): Promise<void> {
-    await tx.insert(loginLinks).values(values);
-  },
-  /** Marks the link used if it is still usable, in one statement, so only one redemption wins. */
-  async redeem(tx: Tx, tokenHash: string, now: Date): Promise<LinkRow | undefined> {
-    const [row] = await tx
-      .update(loginLinks)
-      .set({ usedAt: now })
-      .where(
-        and(
-          eq(loginLinks.tokenHash, tokenHash),
-          isNull(loginLinks.usedAt),
-          isNull(loginLinks.voidedAt),
-          sql`${loginLinks.expiresAt} > ${now.toISOString()}`,
-        ),
-      )
-      .returning();
-    return row;
-  },
-  async findByHash(db: Tx, tokenHash: string): Promise<LinkRow | undefined> {
-    const [row] = await db.select().from(loginLinks).where(eq(loginLinks.tokenHash, tokenHash)).limit(1);
-    return row;
-  },
-  /** Every link of the address, whatever its state (`email` in any case). */
-  async deleteForEmail(tx: Tx, email: string): Promise<void> {
-    await tx.delete(loginLinks).where(sql`lower(${loginLinks.email}) = ${email.toLowerCase()}`);
-  },
-};
+/**
+ * Sign-in links: the only place their queries are written. The vendor console's staff links live
+ * in a table of the same columns (`staff_login_links`), so one set of queries serves both.
+ */
+export function linksRepositoryFor(loginLinks: typeof loginLinksTable) {
+  return {
+    /** Voids the address's links that are neither used nor voided yet. */
+    async voidOpen(tx: Tx, email: string, now: Date): Promise<void> {
+      await tx
+        .update(loginLinks)
+        .set({ voidedAt: now })
+        .where(and(eq(loginLinks.email, email), isNull(loginLinks.usedAt), isNull(loginLinks.voidedAt)));
+    },
+    async insert(tx: Tx, values: typeof loginLinks.$inferInsert): Promise<void> {
+      await tx.insert(loginLinks).values(values);
+    },
+    /** Marks the link used if it is still usable, in one statement, so only one redemption wins. */
+    async redeem(tx: Tx, tokenHash: string, now: Date): Promise<LinkRow | undefined> {
+      const [row] = await tx
+        .update(loginLinks)
+        .set({ usedAt: now })
+        .where(
+          and(
+            eq(loginLinks.tokenHash, tokenHash),
+            isNull(loginLinks.usedAt),
+            isNull(loginLinks.voidedAt),
+            sql`${loginLinks.expiresAt} > ${now.toISOString()}`,
+          ),
+        )
+        .returning();
+      return row;
+    },
+    async findByHash(db: Tx, tokenHash: string): Promise<LinkRow | undefined> {
+      const [row] = await db.select().from(loginLinks).where(eq(loginLinks.tokenHash, tokenHash)).limit(1);
+      return row;
+    },
+    /** Every link of the address, whatever its state (`email` in any case). */
+    async deleteForEmail(tx: Tx, email: string): Promise<void> {
+      await tx.delete(loginLinks).where(sql`lower(${loginLinks.email}) = ${email.toLowerCase()}`);
+    },
+  };
+}
+
+export const loginLinksRepository = linksRepositoryFor(loginLinksTable);
 
 /** Sessions: the only place their queries are written. */
 export const sessionsRepository = {

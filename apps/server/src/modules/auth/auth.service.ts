@@ -130,8 +130,11 @@ export function createAuthService(deps: AuthDeps) {
 }
 export type AuthService = ReturnType<typeof createAuthService>;
 
-/** Why a link cannot be redeemed (the error to answer), or undefined when it can. */
-function whyUnusable(link: LinkRow | undefined, now: Date): AppError | undefined {
+/** Why a link cannot be redeemed (the error to answer), or undefined when it can (staff links too). */
+export function whyUnusable(
+  link: Pick<LinkRow, 'usedAt' | 'voidedAt' | 'expiresAt'> | undefined,
+  now: Date,
+): AppError | undefined {
   if (!link) return new AppError('NOT_FOUND', 'This sign-in link is not valid. Request a new one.');
   if (link.usedAt) return new AppError('LINK_USED', 'This sign-in link was already used. Request a new one.');
   if (link.voidedAt)

@@ -10,7 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
-import { MIGRATIONS_DIR, openDatabase, type Database } from '../../db/client';
+import { MIGRATIONS_DIR, openDatabase, PGLITE_EXTENSIONS, type Database } from '../../db/client';
 import { licenses } from '../../db/schema/index';
 
 /** The migrations folder as it was before licenses.active_nodes: 0000_init only. */
@@ -40,7 +40,7 @@ async function databaseBeforeActiveNodes(): Promise<{ run: (q: string) => Promis
   cleanups.push(async () => rmSync(folder, { recursive: true, force: true }));
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
-    const client = new PGlite();
+    const client = new PGlite({ extensions: PGLITE_EXTENSIONS });
     await migratePglite(drizzlePglite(client), { migrationsFolder: folder });
     return {
       run: async (q) => {

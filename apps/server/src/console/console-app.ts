@@ -1,0 +1,126 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import type { Clock } from '../lib/clock';
+import { memoryRateLimiter } from '../lib/rate-limiter';
+import { serverRoot } from '../lib/server-root';
+import { registerErrorHandling } from '../plugins/errors';
+import { createRateLimit } from '../plugins/rate-limit';
+import { registerBodyRules } from '../plugins/request-bodies';
+import { applySecurityHeaders, contentSecurityPolicy, registerSecurity } from '../plugins/security';
+import { registerJsonCompression, registerWebApp, spaPageSender } from '../plugins/web-app';
+import type { Services } from '../services';
+import { consoleAuthRoutes } from './routes/console-auth.routes';
+import { staffRoutes } from './routes/staff.routes';
+import { createStaffAuth, STAFF_ABSOLUTE_MS } from './staff-auth';
+import { registerStaffGuard, staffCookie } from './staff-guard';
+import { createStaffService } from './staff.service';
+
+export const CONSOLE_DIST = path.resolve(serverRoot(), '../console/dist');
+const BODY_LIMIT = 16 * 1024;
+
+/** The URL without its query string, and with a console sign-in link's secret replaced. */
+export function redactConsoleUrl(url: string): string {
+  const [pathname, query] = url.split('?');
+  return (pathname ?? '').replace(/^(\/api\/console\/auth\/link\/)[^/]+/, '$1[redacted]') + (query ? '?[redacted]' : '');
+}
+
+export type ConsoleDeps = {
+  /** The services the customer app built (`app.ctx.services`): the console calls their operations. */
+  services: Services;
+  db: Db;
+  clock: Clock;
+  logger?: FastifyServerOptions['logger'];
+  logStream?: { write(line: string): unknown };
+  /** Serve the built console app (default: when its index.html exists). */
+  serveWeb?: boolean;
+  /** Folder of the built console app (default: apps/console/dist). */
+  consoleDist?: string;
+};
+
+/**
+ * The vendor console: a Fastify instance of its own for the console's listener, with only
+ * `/api/console/*` and the console's built files. Same error shape, security headers and
+ * cross-site rules as the portal (for the console's own origin), its own cookie and sessions.
+ */
+export async function buildConsoleApp(config: Config, deps: ConsoleDeps): Promise<FastifyInstance> {
+  const headers = { hsts: config.console.secureCookies, csp: contentSecurityPolicy({ stripe: false }) };
+  const app = Fastify({
+    logger: deps.logger ?? {
+      level: config.logLevel,
+      ...(deps.logStream && { stream: deps.logStream }),
+      redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+      serializers: {
+        req: (req: { method: string; url: string; ip?: string }) => ({
+          method: req.method,
+          url: redactConsoleUrl(req.url),
+          remoteAddress: req.ip,
+        }),
+      },
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: BODY_LIMIT,
+    routerOptions: { maxParamLength: 512 },
+    frameworkErrors: (err, _req, reply) => {
+      applySecurityHeaders(reply as FastifyReply, headers);
+      void (reply as FastifyReply)
+        .status(err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400)
+        .send({ message: 'This address is not valid', code: 'BAD_REQUEST' });
+    },
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.requestTimeoutMs * 2,
+    forceCloseConnections: 'idle',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.removeContentTypeParser(['text/plain']);
+
+  const { db, clock, services } = deps;
+  const staff = createStaffService({ db, clock });
+  const auth = createStaffAuth({ db, clock, consoleUrl: config.console.publicUrl, outbox: services.outbox });
+  const cookie = staffCookie({ secure: config.console.secureCookies, maxAgeSeconds: STAFF_ABSOLUTE_MS / 1000 });
+  const limiter = memoryRateLimiter();
+  const rateLimit = createRateLimit(limiter);
+
+  const dist = deps.consoleDist ?? CONSOLE_DIST;
+  const webBuilt = deps.serveWeb ?? existsSync(path.join(dist, 'index.html'));
+  registerErrorHandling(app, webBuilt ? { sendPage: spaPageSender(dist) } : {});
+  registerSecurity(app, { publicUrl: config.console.publicUrl, ...headers });
+  registerJsonCompression(app);
+  await app.register(fastifyCookie);
+  registerStaffGuard(app, { auth, cookie });
+  registerBodyRules(app, { defaultLimit: BODY_LIMIT });
+
+  await app.register(consoleAuthRoutes, { config, auth, cookie, rateLimit });
+  await app.register(staffRoutes, { staff });
+
+  if (webBuilt) await registerWebApp(app, dist);
+
+  app.addHook('onReady', async () => {
+    if (config.console.bootstrapEmail && (await staff.bootstrap(config.console.bootstrapEmail))) {
+      app.log.info(`Console: ${config.console.bootstrapEmail} is the first owner (CONSOLE_BOOTSTRAP_EMAIL)`);
+    }
+    await auth.purgeExpired();
+  });
+  app.addHook('onClose', async () => {
+    await limiter.close();
+  });
+  app.decorate('consoleCtx', { staff, auth });
+  return app;
+}
+
+/** What tests reach past HTTP: the staff service and staff sign-in. */
+export type ConsoleInternals = {
+  staff: ReturnType<typeof createStaffService>;
+  auth: ReturnType<typeof createStaffAuth>;
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    consoleCtx: ConsoleInternals;
+  }
+}

@@ -1,0 +1,94 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { CONSOLE_API, CONSOLE_ROUTES, CONSOLE_SESSION_COOKIE, ErrorSchema, type ConsoleRouteId } from '@portal/contract';
+import { AppError } from '../lib/errors';
+import { asArray } from '../plugins/request-bodies';
+import type { StaffAuth, StaffSession } from './staff-auth';
+import type { StaffActor } from './staff.service';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The console route's id in CONSOLE_ROUTES (its path, method and the roles allowed). */
+    consoleRoute?: ConsoleRouteId;
+  }
+  interface FastifyRequest {
+    /** The staff session, looked up on every console route (null when signed out). */
+    staffSession: StaffSession | null;
+    /** The signed-in staff member as the audit log names them (routes that need a role). */
+    readonly staffActor: StaffActor;
+  }
+}
+
+export type StaffCookie = {
+  name: string;
+  set: (reply: FastifyReply, secret: string) => void;
+  clear: (reply: FastifyReply) => void;
+  read: (req: FastifyRequest) => string | undefined;
+};
+
+/**
+ * The console's own cookie: HttpOnly, SameSite=Strict (a staff session is never sent along from
+ * another site, not even on a top-level navigation), Secure and `__Host-` behind https.
+ */
+export function staffCookie(opts: { secure: boolean; maxAgeSeconds: number }): StaffCookie {
+  const name = opts.secure ? `__Host-${CONSOLE_SESSION_COOKIE}` : CONSOLE_SESSION_COOKIE;
+  const base = { httpOnly: true, sameSite: 'strict' as const, secure: opts.secure, path: '/' };
+  return {
+    name,
+    set: (reply, secret) => void reply.setCookie(name, secret, { ...base, maxAge: opts.maxAgeSeconds }),
+    clear: (reply) => void reply.clearCookie(name, base),
+    read: (req) => {
+      const v = req.cookies[name];
+      return v && /^[A-Za-z0-9_-]{43}$/.test(v) ? v : undefined;
+    },
+  };
+}
+
+/**
+ * Every console route declares its id (`config.consoleRoute`); the route table says who may call
+ * it. The check runs first in `onRequest`, before the body is read or any input validated: no
+ * session 401, a role the table does not list 403. A route under the console's prefix without an
+ * id, or whose method and path differ from the table's, stops the app from starting.
+ */
+export function registerStaffGuard(app: FastifyInstance, deps: { auth: Pick<StaffAuth, 'lookup'>; cookie: StaffCookie }) {
+  app.decorateRequest('staffSession', null);
+  app.decorateRequest<StaffActor>('staffActor', {
+    getter(this: FastifyRequest) {
+      const s = this.staffSession;
+      if (!s) throw new Error(`${this.method} ${this.url} reads the staff member without a session`);
+      return { id: s.staff.id, email: s.staff.email };
+    },
+  });
+
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith(`${CONSOLE_API}/`) || route.method === 'HEAD') return;
+    const id = route.config?.consoleRoute;
+    const entry = id ? CONSOLE_ROUTES[id] : undefined;
+    if (!id || !entry) throw new Error(`${String(route.method)} ${route.url} declares no config.consoleRoute`);
+    if (entry.method !== route.method || entry.path !== route.url) {
+      throw new Error(`${id} is ${entry.method} ${entry.path} in CONSOLE_ROUTES, not ${String(route.method)} ${route.url}`);
+    }
+    const roles = entry.roles as readonly string[] | null;
+    const guard: onRequestAsyncHookHandler = async (req) => {
+      const secret = deps.cookie.read(req);
+      req.staffSession = secret ? await deps.auth.lookup(secret) : null;
+      if (roles === null) return;
+      if (!req.staffSession) throw new AppError('UNAUTHENTICATED', 'Please sign in to the console to continue');
+      if (!roles.includes(req.staffSession.staff.role)) {
+        throw new AppError('FORBIDDEN', `Your role (${req.staffSession.staff.role}) may not do this`);
+      }
+    };
+    route.onRequest = [guard, ...asArray(route.onRequest)];
+  });
+}
+
+/**
+ * The method, path and declaration of console route `id`, from the route table: a route is
+ * named once, in CONSOLE_ROUTES (`r.route({ ...at('getCustomer'), schema, handler })`).
+ */
+export function at<const I extends ConsoleRouteId>(id: I) {
+  const entry = CONSOLE_ROUTES[id];
+  return { method: entry.method, url: entry.path, config: { consoleRoute: id } };
+}
+
+/** The answers every route behind a role documents besides its own. */
+export const guardedResponses = { 401: ErrorSchema, 403: ErrorSchema } as const;

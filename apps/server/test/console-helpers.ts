@@ -1,0 +1,74 @@
+import type { StaffRole } from '@portal/contract';
+import { buildConsoleApp } from '../src/console/console-app';
+import { CLI_ACTOR } from '../src/console/staff.service';
+import { buildTestApp } from './helpers';
+
+/** The console's origin in the API tests (CONSOLE_PUBLIC_URL's default for port 3001). */
+export const CONSOLE_ORIGIN = 'http://localhost:3001';
+
+/**
+ * The customer app of buildTestApp and the console app beside it, on the same database, mailbox
+ * and clock, as server.ts puts them together.
+ */
+export async function buildConsoleTestApp(env: Record<string, string> = {}) {
+  const portal = await buildTestApp(env);
+  const consoleApp = await buildConsoleApp(portal.config, {
+    services: portal.app.ctx.services,
+    db: portal.db,
+    clock: portal.clock,
+    logger: false,
+    serveWeb: false,
+  });
+  await consoleApp.ready();
+
+  /** Adds a staff member through the staff service (as the CLI does). */
+  async function addStaff(email: string, role: StaffRole) {
+    return consoleApp.consoleCtx.staff.add(email, role, CLI_ACTOR);
+  }
+
+  /** The secret of the console sign-in link last e-mailed to `email`. */
+  async function consoleLinkFor(email: string): Promise<string | undefined> {
+    await portal.app.ctx.services.outbox.kick();
+    const mail = [...portal.mailer.messages].reverse().find((m) => m.to === email.toLowerCase());
+    return mail?.text.match(/localhost:3001\/login\?link=([A-Za-z0-9_-]{43})/)?.[1];
+  }
+
+  /** Signs a staff member in through the e-mailed link; answers the cookie header value. */
+  async function signInStaff(email: string): Promise<string> {
+    const req = await consoleApp.inject({ method: 'POST', url: '/api/console/auth/link', payload: { email } });
+    if (req.statusCode !== 202) throw new Error(`console link request failed: ${req.statusCode} ${req.body}`);
+    const secret = await consoleLinkFor(email);
+    if (!secret) throw new Error(`no console sign-in e-mail for ${email}`);
+    const res = await consoleApp.inject({ method: 'POST', url: `/api/console/auth/link/${secret}` });
+    if (res.statusCode !== 200) throw new Error(`console sign-in failed: ${res.statusCode} ${res.body}`);
+    const c = res.cookies.find((x) => x.name === 'portal_console_session');
+    if (!c) throw new Error('no console session cookie');
+    return `portal_console_session=${c.value}`;
+  }
+
+  /** A signed-in member of each role: their cookies. */
+  async function staffOfEachRole(): Promise<Record<StaffRole, string>> {
+    const roles: StaffRole[] = ['owner', 'support', 'billing'];
+    const out = {} as Record<StaffRole, string>;
+    for (const role of roles) {
+      await addStaff(`${role}@vendor.example`, role);
+      out[role] = await signInStaff(`${role}@vendor.example`);
+    }
+    return out;
+  }
+
+  return {
+    ...portal,
+    portal: portal.app,
+    consoleApp,
+    addStaff,
+    consoleLinkFor,
+    signInStaff,
+    staffOfEachRole,
+    async close() {
+      await consoleApp.close();
+      await portal.close();
+    },
+  };
+}
+export type ConsoleTestApp = Awaited<ReturnType<typeof buildConsoleTestApp>>;
