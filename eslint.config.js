@@ -7,6 +7,25 @@ import tseslint from 'typescript-eslint';
 const FEATURES = ['auth', 'onboarding', 'dashboard', 'licenses', 'billing', 'support', 'downloads', 'profile'];
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
+// The vendor console (apps/console): its own features, the portal's theme and presentational parts
+// through @web/…, never the portal's store, API or session (ADR 036).
+const CONSOLE_FEATURES = ['auth', 'search', 'customers', 'overview', 'lists', 'staff', 'audit'];
+const CONSOLE_BASE = [
+  { group: ['**/apps/server/**', '@portal/server', '@portal/server/*'], message: 'The console never imports server code.' },
+  {
+    group: [
+      '@web/lib/api',
+      '@web/lib/state/*',
+      '@web/app/store',
+      '@web/app/router',
+      '@web/features/*/api',
+      '@web/features/*/session',
+    ],
+    message: "The console shares the portal's theme and presentational parts, never its store, API or session.",
+  },
+  { group: ['**/web/src/**'], message: "Import the portal's shared parts through @web/…" },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -94,6 +113,31 @@ export default tseslint.config(
       { group: ['**/app/**', '../../app/*'], message: 'Features do not import the app shell.' },
       // A later block replaces this rule for the files it matches, so the web-wide boundary is repeated.
       { group: ['**/apps/server/**', '@portal/server', '@portal/server/*'], message: 'The web app never imports server code.' },
+    ]),
+  })),
+  { files: ['apps/console/**'], rules: restrict(CONSOLE_BASE) },
+  {
+    files: ['apps/console/src/components/**', 'apps/console/src/lib/**'],
+    rules: restrict([
+      ...CONSOLE_BASE,
+      {
+        group: ['../features/**', '../../features/**', '../app/**', '../../app/**'],
+        message: 'Shared code does not depend on features or the app shell.',
+      },
+    ]),
+  },
+  ...CONSOLE_FEATURES.map((f) => ({
+    files: [`apps/console/src/features/${f}/**`],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: restrict([
+      ...CONSOLE_BASE,
+      {
+        group: CONSOLE_FEATURES.filter((o) => o !== f).flatMap((o) => [
+          ...['..', '../..', '../../..'].flatMap((up) => [`${up}/${o}`, `${up}/${o}/**`]),
+        ]),
+        message: 'Console features do not import each other; compose them in src/app.',
+      },
+      { group: ['../../app/**', '../../../app/**'], message: 'Features do not import the app shell.' },
     ]),
   })),
   {

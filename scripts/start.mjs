@@ -1,5 +1,6 @@
-// `npm start`: build the web app when it has not been built yet, bundle the server when a source
-// changed since the last bundle, then serve the portal from the bundle with plain node.
+// `npm start`: build the web app and the vendor console when they have not been built yet, bundle
+// the server when a source changed since the last bundle, then serve both from the bundle with
+// plain node.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -7,11 +8,15 @@ import { fileURLToPath } from 'node:url';
 import { buildServer, SERVER_BUNDLE, serverBundleStale } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const webIndex = path.join(root, 'apps/web/dist/index.html');
+const APPS = [
+  { workspace: 'apps/web', name: 'the web app' },
+  { workspace: 'apps/console', name: 'the vendor console' },
+];
 
-if (!existsSync(webIndex) || process.argv.includes('--rebuild')) {
-  console.log('Building the web app (first start only)...');
-  const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
+for (const app of APPS) {
+  if (existsSync(path.join(root, app.workspace, 'dist/index.html')) && !process.argv.includes('--rebuild')) continue;
+  console.log(`Building ${app.name} (first start only)...`);
+  const build = spawnSync('npm', ['run', 'build', '-w', app.workspace], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 

@@ -96,13 +96,18 @@ if (opts.checks) {
     runs.push(run(script, 'nice', ['-n', '5', 'npm', 'run', script], { background: true }).then((r) => ({ ...r, check: true })));
 }
 
-// The production build first: the browser tests and the server's start-up tests serve it.
+// The production builds first: the browser tests and the server's start-up tests serve them.
 let built = true;
-if (only !== 'unit' || !existsSync(path.join(root, 'apps/web/dist/index.html'))) {
-  console.log('\n=== building the web app ===');
-  const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
-  built = build.status === 0;
-  if (!built) runs.push(Promise.resolve({ name: 'web build', passed: 0, failed: 1, skipped: 0 }));
+for (const [workspace, name] of [
+  ['apps/web', 'web'],
+  ['apps/console', 'console'],
+]) {
+  if (only === 'unit' && existsSync(path.join(root, workspace, 'dist/index.html'))) continue;
+  console.log(`\n=== building the ${name} app ===`);
+  const build = spawnSync('npm', ['run', 'build', '-w', workspace], { cwd: root, stdio: 'inherit' });
+  if (build.status === 0) continue;
+  built = false;
+  runs.push(Promise.resolve({ name: `${name} build`, passed: 0, failed: 1, skipped: 0 }));
 }
 
 const e2e = only !== 'unit' && built;

@@ -17,7 +17,7 @@ const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|webmanifest)$/;
  * build, once: the server sends them as they are (@fastify/static's preCompressed) instead of
  * compressing on every request. A copy that would not be smaller is not written.
  */
-function precompress(): Plugin {
+export function precompress(): Plugin {
   let outDir = '';
   return {
     name: 'portal-precompress',
@@ -46,7 +46,7 @@ function precompress(): Plugin {
  * Preloads the latin subset of the shipped Inter font from index.html: the browser fetches it
  * beside the stylesheet instead of after it, so that text shows in Inter from the first paint.
  */
-function preloadFont(): Plugin {
+export function preloadFont(): Plugin {
   return {
     name: 'portal-preload-font',
     apply: 'build',

@@ -1,0 +1,18 @@
+import type { ReactNode } from 'react';
+import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { Provider } from 'react-redux';
+import { cssVariablesResolver, theme } from '@web/app/theme';
+import type { AppStore } from './store';
+
+/** Redux store and the portal's theme (light and dark following the system), and the toasts. */
+export function Providers({ store, children }: { store: AppStore; children: ReactNode }) {
+  return (
+    <Provider store={store}>
+      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto">
+        {children}
+        <Notifications position="top-right" />
+      </MantineProvider>
+    </Provider>
+  );
+}

@@ -1,0 +1,124 @@
+import type { ReactNode } from 'react';
+import { Paper, Skeleton, Stack, Table, UnstyledButton, Group, type TableThProps } from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconSelector } from '@tabler/icons-react';
+import { EmptyState } from '@web/components/empty-state';
+import { ErrorDisplay } from '@web/components/error-display';
+import { ListFooter } from '@web/features/licenses/components/license-bits';
+import type { ListParams } from '../lib/list-params';
+import classes from './data-table.module.css';
+
+export interface Column<Row> {
+  key: string;
+  header: string;
+  cell: (row: Row) => ReactNode;
+  /** The list's sort key for this column, when the server sorts by it. */
+  sort?: string;
+  align?: TableThProps['ta'];
+  /** Width of the skeleton bar in this column while the list loads. */
+  skeleton?: number | string;
+}
+
+/** What a list's RTK Query hook answers, as far as the table reads it. */
+export interface ListResult<Row> {
+  data?: { items: Row[]; page: number; size: number; total: number };
+  isLoading: boolean;
+  /** A new page or filter is on its way: the rows shown dim until it arrives. */
+  isFetching: boolean;
+  error?: unknown;
+  refetch: () => unknown;
+}
+
+export interface DataTableProps<Row> {
+  /** Names the table for screen readers ('Customers'). */
+  label: string;
+  columns: ReadonlyArray<Column<Row>>;
+  rowKey: (row: Row) => string;
+  result: ListResult<Row>;
+  list: ListParams;
+  /** [one, many]: 'Showing 1–20 of 240 customers'. */
+  noun: [string, string];
+  empty: { icon: ReactNode; title: string; description: string };
+  minWidth?: number;
+}
+
+const SKELETON_ROWS = 8;
+
+/** Every console list: sortable headers, skeleton rows, the error with Retry, an empty state, pages. */
+export function DataTable<Row>({ label, columns, rowKey, result, list, noun, empty, minWidth = 760 }: DataTableProps<Row>) {
+  const { data, isLoading, isFetching, error } = result;
+  const onRetry = () => void result.refetch();
+  if (error && !data) return <ErrorDisplay error={error} onRetry={onRetry} retrying={isFetching} />;
+  if (data && data.total === 0) return <EmptyState icon={empty.icon} title={empty.title} description={empty.description} />;
+  return (
+    <Stack gap="sm">
+      <Paper withBorder style={{ overflow: 'hidden' }}>
+        <Table.ScrollContainer minWidth={minWidth} type="native">
+          <Table
+            verticalSpacing="sm"
+            highlightOnHover
+            aria-label={label}
+            aria-busy={isLoading || isFetching}
+            className={classes.table}
+            data-stale={isFetching && !isLoading ? '' : undefined}
+          >
+            <Table.Thead>
+              <Table.Tr>
+                {columns.map((c) => (
+                  <SortableTh key={c.key} column={c} list={list} />
+                ))}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {isLoading || !data
+                ? Array.from({ length: SKELETON_ROWS }, (_, i) => (
+                    <Table.Tr key={i} aria-hidden>
+                      {columns.map((c) => (
+                        <Table.Td key={c.key}>
+                          <Skeleton height={14} width={c.skeleton ?? '70%'} ml={c.align === 'right' ? 'auto' : undefined} />
+                        </Table.Td>
+                      ))}
+                    </Table.Tr>
+                  ))
+                : data.items.map((row) => (
+                    <Table.Tr key={rowKey(row)}>
+                      {columns.map((c) => (
+                        <Table.Td key={c.key} ta={c.align}>
+                          {c.cell(row)}
+                        </Table.Td>
+                      ))}
+                    </Table.Tr>
+                  ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Paper>
+      {error ? <ErrorDisplay error={error} onRetry={onRetry} retrying={isFetching} /> : null}
+      {data ? (
+        <ListFooter
+          page={data.page}
+          size={data.size}
+          total={data.total}
+          noun={noun}
+          onChange={list.setPage}
+          label={`Pages of ${label.toLowerCase()}`}
+        />
+      ) : null}
+    </Stack>
+  );
+}
+
+function SortableTh<Row>({ column, list }: { column: Column<Row>; list: ListParams }) {
+  if (!column.sort) return <Table.Th ta={column.align}>{column.header}</Table.Th>;
+  const active = list.sort === column.sort;
+  const Icon = !active ? IconSelector : list.order === 'asc' ? IconArrowUp : IconArrowDown;
+  return (
+    <Table.Th ta={column.align} aria-sort={active ? (list.order === 'asc' ? 'ascending' : 'descending') : 'none'}>
+      <UnstyledButton onClick={() => list.toggleSort(column.sort!)} className={classes.sort}>
+        <Group gap={4} wrap="nowrap" justify={column.align === 'right' ? 'flex-end' : 'flex-start'}>
+          {column.header}
+          <Icon size={14} stroke={1.8} aria-hidden />
+        </Group>
+      </UnstyledButton>
+    </Table.Th>
+  );
+}

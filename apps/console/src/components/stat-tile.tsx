@@ -1,0 +1,59 @@
+import type { ReactNode } from 'react';
+import { Group, Paper, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
+
+export interface StatTileProps {
+  label: string;
+  value: ReactNode;
+  /** A line under the figure: its period, or what it is made of. */
+  hint?: ReactNode;
+  icon?: ReactNode;
+  /** A figure that needs someone's attention (failed payments): its value in the warning colour. */
+  attention?: boolean;
+}
+
+/** One figure in a card: label, the number (tabular digits), and a line of context. */
+export function StatTile({ label, value, hint, icon, attention = false }: StatTileProps) {
+  return (
+    <Paper withBorder p="md" h="100%">
+      <Stack gap={6}>
+        <Group justify="space-between" gap="xs" wrap="nowrap">
+          <Text size="sm" c="dimmed" fw={500}>
+            {label}
+          </Text>
+          {icon ? (
+            <ThemeIcon variant="light" color={attention ? 'yellow' : 'gray'} size={28} radius="md" aria-hidden>
+              {icon}
+            </ThemeIcon>
+          ) : null}
+        </Group>
+        <Text
+          fz={26}
+          fw={600}
+          lh={1.15}
+          className="console-figure"
+          c={attention ? 'var(--mantine-color-yellow-text)' : undefined}
+        >
+          {value}
+        </Text>
+        {hint ? (
+          <Text size="xs" c="dimmed">
+            {hint}
+          </Text>
+        ) : null}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** A StatTile's frame while its figure loads, the same height as the real one. */
+export function StatTileSkeleton() {
+  return (
+    <Paper withBorder p="md" h="100%" aria-hidden>
+      <Stack gap={10}>
+        <Skeleton height={14} width="55%" />
+        <Skeleton height={26} width="45%" />
+        <Skeleton height={10} width="70%" />
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,82 @@
+import { Text } from '@mantine/core';
+import { IconHistory } from '@tabler/icons-react';
+import type { StaffAuditEntry } from '@portal/contract';
+import { formatDateTime } from '@web/lib/format';
+import type { Column } from '../../../components/data-table';
+import { ListPage } from '../../../components/list-page';
+import { actionLabel } from '../../../lib/audit-labels';
+import { CustomerLink } from '../../../components/customer-link';
+import { useListStaffAuditQuery } from '../api';
+
+const COLUMNS: ReadonlyArray<Column<StaffAuditEntry>> = [
+  {
+    key: 'at',
+    header: 'When',
+    cell: (r) => (
+      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+        {formatDateTime(r.at)}
+      </Text>
+    ),
+    skeleton: 120,
+  },
+  { key: 'staff', header: 'Staff member', cell: (r) => r.staffEmail, skeleton: 150 },
+  {
+    key: 'action',
+    header: 'Action',
+    cell: (r) => (
+      <Text size="sm" fw={500}>
+        {actionLabel(r.action)}
+        {r.subject ? (
+          <Text span size="xs" c="dimmed" ff="monospace" display="block">
+            {r.subject}
+          </Text>
+        ) : null}
+      </Text>
+    ),
+    skeleton: 140,
+  },
+  {
+    key: 'customer',
+    header: 'Customer',
+    cell: (r) =>
+      r.userId ? (
+        <CustomerLink userId={r.userId}>Open customer</CustomerLink>
+      ) : (
+        <Text span size="sm" c="dimmed">
+          —
+        </Text>
+      ),
+    skeleton: 90,
+  },
+  {
+    key: 'reason',
+    header: 'Reason',
+    cell: (r) => (
+      <Text size="sm" lineClamp={2} maw={360}>
+        {r.reason}
+      </Text>
+    ),
+    skeleton: 220,
+  },
+];
+
+/** /audit: who did what to which customer, when and why. */
+export default function AuditPage() {
+  return (
+    <ListPage
+      title="Audit log"
+      description="Every staff action with who took it, when, and the reason they gave. Entries are never edited or removed."
+      route="listStaffAudit"
+      useRows={useListStaffAuditQuery}
+      columns={COLUMNS}
+      rowKey={(r) => r.id}
+      noun={['action', 'actions']}
+      minWidth={860}
+      empty={{
+        icon: <IconHistory />,
+        title: 'No staff actions yet',
+        description: 'Actions taken on a customer’s page, with their reasons, appear here.',
+      }}
+    />
+  );
+}

@@ -1,0 +1,117 @@
+import type { ActionRoute } from '../api';
+
+/** The extra fields an action asks for besides its reason. */
+export type ActionField = 'days' | 'maxNodes' | 'amount' | 'confirmEmail';
+
+export interface ActionCopy {
+  title: string;
+  /** What will happen, in one or two sentences (the subject is filled in). */
+  describe: (subject: string) => string;
+  confirm: string;
+  /** Red for what cannot be undone or cuts the customer off; the accent otherwise. */
+  danger: boolean;
+  fields: readonly ActionField[];
+  /** The toast after it worked. */
+  done: string;
+}
+
+/** Every staff action's words: one place, so the menu, the dialog and the toast agree. */
+export const ACTION_COPY: Record<ActionRoute, ActionCopy> = {
+  suspendLicense: {
+    title: 'Suspend license',
+    describe: (s) => `License ${s} stops validating on every node until it is resumed. Its nodes stay activated.`,
+    confirm: 'Suspend license',
+    danger: true,
+    fields: [],
+    done: 'License suspended',
+  },
+  resumeLicense: {
+    title: 'Resume license',
+    describe: (s) => `License ${s} validates again on its nodes (until its expiry date).`,
+    confirm: 'Resume license',
+    danger: false,
+    fields: [],
+    done: 'License resumed',
+  },
+  extendLicense: {
+    title: 'Extend license',
+    describe: (s) => `License ${s} stays valid for more days: from its expiry date, or from today if it has expired.`,
+    confirm: 'Extend license',
+    danger: false,
+    fields: ['days'],
+    done: 'License extended',
+  },
+  releaseNode: {
+    title: 'Release node',
+    describe: (s) => `Node ${s} is deactivated and frees its place on the license; it fails validation from now on.`,
+    confirm: 'Release node',
+    danger: true,
+    fields: [],
+    done: 'Node released',
+  },
+  issueLicense: {
+    title: 'Issue complimentary license',
+    describe: (s) => `${s} receives a new license with no subscription behind it, valid for the days you choose.`,
+    confirm: 'Issue license',
+    danger: false,
+    fields: ['maxNodes', 'days'],
+    done: 'License issued',
+  },
+  sendSignInLink: {
+    title: 'Send sign-in link',
+    describe: (s) => `A new sign-in link is e-mailed to ${s}; older links stop working.`,
+    confirm: 'Send link',
+    danger: false,
+    fields: [],
+    done: 'Sign-in link sent',
+  },
+  endSessions: {
+    title: 'End all sessions',
+    describe: (s) => `${s} is signed out on every device and has to sign in again.`,
+    confirm: 'End sessions',
+    danger: true,
+    fields: [],
+    done: 'Sessions ended',
+  },
+  cancelAtPeriodEnd: {
+    title: 'Cancel at period end',
+    describe: (s) => `Subscription ${s} is not renewed. Its license keeps working until the end of the paid period.`,
+    confirm: 'Cancel at period end',
+    danger: true,
+    fields: [],
+    done: 'Subscription set to cancel at period end',
+  },
+  reactivateSubscription: {
+    title: 'Re-activate subscription',
+    describe: (s) => `Subscription ${s} renews again at the end of its period, as before the cancellation.`,
+    confirm: 'Re-activate',
+    danger: false,
+    fields: [],
+    done: 'Subscription re-activated',
+  },
+  cancelNow: {
+    title: 'Cancel now',
+    describe: (s) => `Subscription ${s} ends immediately and its license expires now. This cannot be undone.`,
+    confirm: 'Cancel now',
+    danger: true,
+    fields: [],
+    done: 'Subscription cancelled',
+  },
+  refundInvoice: {
+    title: 'Refund invoice',
+    describe: (s) => `Invoice ${s} is refunded through the payment provider, wholly or in part.`,
+    confirm: 'Refund',
+    danger: true,
+    fields: ['amount'],
+    done: 'Refund issued',
+  },
+  deleteCustomer: {
+    title: 'Delete customer',
+    describe: (s) =>
+      `${s}'s subscriptions are cancelled now, their licenses revoked, their personal data erased and every session ended: the same deletion as from their own profile. This cannot be undone.`,
+    confirm: 'Delete customer',
+    danger: true,
+    fields: ['confirmEmail'],
+    done: 'Customer deleted',
+  },
+};

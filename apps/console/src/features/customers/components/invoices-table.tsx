@@ -1,0 +1,74 @@
+import { Anchor, Table, Text } from '@mantine/core';
+import { IconReceiptRefund } from '@tabler/icons-react';
+import type { Invoice } from '@portal/contract';
+import { StatusBadge } from '@web/components/status-badge';
+import { invoiceBadge } from '@web/features/billing/billing-display';
+import { formatDate, formatMoney } from '@web/lib/format';
+import { RowMenu } from '../../../components/row-menu';
+import { useMay } from '../../../lib/permissions';
+import type { PendingAction } from '../actions/action-dialog';
+import { SectionTable } from './customer-section';
+
+/** A subscription's invoices, newest first: number, date, period, amount, status; refunds for billing staff. */
+export function InvoicesTable({ invoices, onAction }: { invoices: Invoice[]; onAction: (a: PendingAction) => void }) {
+  const mayRefund = useMay('refundInvoice');
+  if (invoices.length === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        No invoices yet.
+      </Text>
+    );
+  }
+  return (
+    <SectionTable headers={['Invoice', 'Date', 'Period', { label: 'Amount', align: 'right' }, 'Status']} minWidth={560}>
+      {invoices.map((i) => {
+        const badge = invoiceBadge(i.status);
+        return (
+          <Table.Tr key={i.id}>
+            <Table.Td ff="monospace">
+              {i.url ? (
+                <Anchor href={i.url} target="_blank" rel="noopener noreferrer" size="sm" ff="monospace">
+                  {i.number}
+                </Anchor>
+              ) : (
+                i.number
+              )}
+            </Table.Td>
+            <Table.Td>{formatDate(i.created)}</Table.Td>
+            <Table.Td c="dimmed">
+              {formatDate(i.periodStart)} – {formatDate(i.periodEnd)}
+            </Table.Td>
+            <Table.Td ta="right" className="console-figure">
+              {formatMoney(i.amountDue, i.currency)}
+            </Table.Td>
+            <Table.Td>
+              <StatusBadge tone={badge.tone} size="sm">
+                {badge.label}
+              </StatusBadge>
+            </Table.Td>
+            <Table.Td>
+              <RowMenu
+                label={`Actions for invoice ${i.number}`}
+                items={[
+                  {
+                    label: 'Refund…',
+                    icon: <IconReceiptRefund size={16} />,
+                    hidden: !mayRefund || i.status !== 'paid' || i.amountPaid <= 0,
+                    danger: true,
+                    onClick: () =>
+                      onAction({
+                        route: 'refundInvoice',
+                        params: { invoiceId: i.id },
+                        subject: i.number,
+                        paid: { amount: i.amountPaid, currency: i.currency },
+                      }),
+                  },
+                ]}
+              />
+            </Table.Td>
+          </Table.Tr>
+        );
+      })}
+    </SectionTable>
+  );
+}

@@ -1,0 +1,84 @@
+import { Table, Text } from '@mantine/core';
+import { IconCalendarPlus, IconKey, IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
+import type { ConsoleLicense } from '@portal/contract';
+import { ExpiryText, LicenseKeyText, NodesUsage, StatusBadge } from '@web/features/licenses/components/license-bits';
+import { RowMenu } from '../../../components/row-menu';
+import { useMay } from '../../../lib/permissions';
+import type { PendingAction } from '../actions/action-dialog';
+import { CustomerSection, SectionTable } from './customer-section';
+
+/** The customer's licenses: key, status, node usage, expiry, where it comes from; license actions for support. */
+export function LicensesSection({ licenses, onAction }: { licenses: ConsoleLicense[]; onAction: (a: PendingAction) => void }) {
+  const maySuspend = useMay('suspendLicense');
+  const mayResume = useMay('resumeLicense');
+  const mayExtend = useMay('extendLicense');
+  return (
+    <CustomerSection
+      id="licenses"
+      icon={IconKey}
+      title="Licenses"
+      description="Keys, node usage and expiry"
+      empty={
+        licenses.length
+          ? null
+          : { title: 'No licenses', description: 'A license comes with each subscription, or is issued as a complimentary one.' }
+      }
+    >
+      <SectionTable
+        headers={['License key', 'Status', { label: 'Nodes', align: 'right' }, 'Valid until', 'Source']}
+        minWidth={640}
+      >
+        {licenses.map((l) => {
+          const params = { licenseKey: l.licenseKey };
+          return (
+            <Table.Tr key={l.licenseKey}>
+              <Table.Td>
+                <LicenseKeyText licenseKey={l.licenseKey} />
+              </Table.Td>
+              <Table.Td>
+                <StatusBadge status={l.status} />
+              </Table.Td>
+              <Table.Td>
+                <NodesUsage activeNodes={l.activeNodes} maxNodes={l.maxNodes} />
+              </Table.Td>
+              <Table.Td>
+                <ExpiryText license={{ ...l, stripeId: l.subscriptionId }} underHeader />
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm" c="dimmed">
+                  {l.subscriptionId ? 'Subscription' : 'Complimentary'}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <RowMenu
+                  label={`Actions for license ${l.licenseKey}`}
+                  items={[
+                    {
+                      label: 'Extend…',
+                      icon: <IconCalendarPlus size={16} />,
+                      hidden: !mayExtend,
+                      onClick: () => onAction({ route: 'extendLicense', params, subject: l.licenseKey }),
+                    },
+                    {
+                      label: 'Resume',
+                      icon: <IconPlayerPlay size={16} />,
+                      hidden: !mayResume || l.status !== 'suspended',
+                      onClick: () => onAction({ route: 'resumeLicense', params, subject: l.licenseKey }),
+                    },
+                    {
+                      label: 'Suspend…',
+                      icon: <IconPlayerPause size={16} />,
+                      hidden: !maySuspend || l.status !== 'active',
+                      danger: true,
+                      onClick: () => onAction({ route: 'suspendLicense', params, subject: l.licenseKey }),
+                    },
+                  ]}
+                />
+              </Table.Td>
+            </Table.Tr>
+          );
+        })}
+      </SectionTable>
+    </CustomerSection>
+  );
+}

@@ -1,0 +1,89 @@
+import { Group, Table, Text, Tooltip } from '@mantine/core';
+import { IconPlugConnectedX, IconServer } from '@tabler/icons-react';
+import { NODE_STALE_AFTER_HOURS, type ConsoleNode } from '@portal/contract';
+import { StatusBadge } from '@web/components/status-badge';
+import { CopyIcon } from '@web/features/licenses/components/license-bits';
+import { isStale } from '@web/features/licenses/license-display';
+import { formatDate, formatDateTime, formatRelative } from '@web/lib/format';
+import { RowMenu } from '../../../components/row-menu';
+import { useMay } from '../../../lib/permissions';
+import type { PendingAction } from '../actions/action-dialog';
+import { CustomerSection, SectionTable } from './customer-section';
+
+/** Every activated node of the customer's licenses: which machine, since when, last seen, healthy or not. */
+export function NodesSection({ nodes, onAction }: { nodes: ConsoleNode[]; onAction: (a: PendingAction) => void }) {
+  const mayRelease = useMay('releaseNode');
+  const now = new Date();
+  return (
+    <CustomerSection
+      id="nodes"
+      icon={IconServer}
+      title="Nodes"
+      description={`Machines running the product; stale after ${NODE_STALE_AFTER_HOURS} hours without a validation`}
+      empty={
+        nodes.length ? null : { title: 'No nodes', description: 'No machine has been activated on this customer’s licenses yet.' }
+      }
+    >
+      <SectionTable headers={['Hostname', 'Fingerprint', 'License', 'Activated', 'Last seen']} minWidth={720}>
+        {nodes.map((n) => {
+          const stale = isStale(n, now);
+          const name = n.hostname ?? n.fingerprint;
+          return (
+            <Table.Tr key={n.id}>
+              <Table.Td fw={500}>
+                {n.hostname ?? (
+                  <Text span c="dimmed" size="sm">
+                    Unnamed
+                  </Text>
+                )}
+              </Table.Td>
+              <Table.Td>
+                <Group gap={4} wrap="nowrap">
+                  <Text size="sm" ff="monospace" truncate maw={180} title={n.fingerprint}>
+                    {n.fingerprint}
+                  </Text>
+                  <CopyIcon value={n.fingerprint} label="Copy fingerprint" />
+                </Group>
+              </Table.Td>
+              <Table.Td ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+                {n.licenseKey.slice(0, 11)}…
+              </Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(n.activatedAt)}</Table.Td>
+              <Table.Td>
+                <Group gap="xs" wrap="nowrap">
+                  <Tooltip label={formatDateTime(n.lastSeenAt)}>
+                    <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                      {formatRelative(n.lastSeenAt, now)}
+                    </Text>
+                  </Tooltip>
+                  <StatusBadge tone={stale ? 'warning' : 'positive'} size="sm">
+                    {stale ? 'Stale' : 'Healthy'}
+                  </StatusBadge>
+                </Group>
+              </Table.Td>
+              <Table.Td>
+                <RowMenu
+                  label={`Actions for node ${name}`}
+                  items={[
+                    {
+                      label: 'Release node…',
+                      icon: <IconPlugConnectedX size={16} />,
+                      hidden: !mayRelease,
+                      danger: true,
+                      onClick: () =>
+                        onAction({
+                          route: 'releaseNode',
+                          params: { licenseKey: n.licenseKey, nodeId: n.id },
+                          subject: name,
+                        }),
+                    },
+                  ]}
+                />
+              </Table.Td>
+            </Table.Tr>
+          );
+        })}
+      </SectionTable>
+    </CustomerSection>
+  );
+}

@@ -1,0 +1,122 @@
+import { Group, Paper, Stack, Text } from '@mantine/core';
+import { IconPlayerStop, IconRepeat, IconRotateClockwise, IconCalendarX } from '@tabler/icons-react';
+import { intervalLabel, plural, type ConsoleSubscription } from '@portal/contract';
+import { StatusBadge } from '@web/components/status-badge';
+import { SUBSCRIPTION_BADGE, subscriptionState, type SubscriptionState } from '@web/features/billing/billing-display';
+import { CopyIcon, LicenseKeyText } from '@web/features/licenses/components/license-bits';
+import { formatDate, formatMoney } from '@web/lib/format';
+import { RowMenu } from '../../../components/row-menu';
+import { useMay } from '../../../lib/permissions';
+import type { PendingAction } from '../actions/action-dialog';
+import { CustomerSection } from './customer-section';
+import { InvoicesTable } from './invoices-table';
+
+type OnAction = (a: PendingAction) => void;
+
+/** Staff read a cancelling subscription by what will happen, not by what the customer chose. */
+const STATE_LABEL: Partial<Record<SubscriptionState, string>> = { cancelling: 'Cancels at period end' };
+
+/** The customer's subscriptions, newest first, each with its invoices. */
+export function SubscriptionsSection({ subscriptions, onAction }: { subscriptions: ConsoleSubscription[]; onAction: OnAction }) {
+  return (
+    <CustomerSection
+      id="subscriptions"
+      icon={IconRepeat}
+      title="Subscriptions"
+      description="Plans, renewals and invoices"
+      empty={
+        subscriptions.length
+          ? null
+          : {
+              title: 'No subscriptions',
+              description: 'This customer has not subscribed. A complimentary license can be issued from More actions.',
+            }
+      }
+    >
+      <Stack gap="md">
+        {subscriptions.map((s) => (
+          <SubscriptionItem key={s.subscriptionId} subscription={s} onAction={onAction} />
+        ))}
+      </Stack>
+    </CustomerSection>
+  );
+}
+
+function SubscriptionItem({ subscription: s, onAction }: { subscription: ConsoleSubscription; onAction: OnAction }) {
+  const mayCancel = useMay('cancelAtPeriodEnd');
+  const mayReactivate = useMay('reactivateSubscription');
+  const mayCancelNow = useMay('cancelNow');
+  const state = subscriptionState(s);
+  const badge = SUBSCRIPTION_BADGE[state];
+  const params = { subscriptionId: s.subscriptionId };
+  const subject = s.subscriptionId;
+  const ended = state === 'ended';
+  const total = s.unitAmount * s.quantity;
+  return (
+    <Paper withBorder radius="md" p="md">
+      <Stack gap="sm">
+        <Group justify="space-between" wrap="nowrap" align="flex-start">
+          <Stack gap={4} style={{ minWidth: 0 }}>
+            <Group gap="xs">
+              <Text fw={600}>{s.plan}</Text>
+              <StatusBadge tone={badge.tone}>{STATE_LABEL[state] ?? badge.label}</StatusBadge>
+              {s.provider === 'stripe' ? (
+                <Text size="xs" c="dimmed">
+                  Stripe
+                </Text>
+              ) : null}
+            </Group>
+            <Text size="sm" c="dimmed" className="console-figure">
+              {plural(s.quantity, 'node')} · {formatMoney(total, s.currency)} {intervalLabel(s.interval).toLowerCase()} ·{' '}
+              {ended ? 'Ended' : s.cancelAtPeriodEnd ? 'Ends' : 'Renews'} {formatDate(s.currentPeriodEnd)}
+            </Text>
+          </Stack>
+          <RowMenu
+            label={`Actions for subscription ${s.subscriptionId}`}
+            items={[
+              {
+                label: 'Cancel at period end',
+                icon: <IconCalendarX size={16} />,
+                onClick: () => onAction({ route: 'cancelAtPeriodEnd', params, subject }),
+                hidden: !mayCancel || ended || s.cancelAtPeriodEnd,
+              },
+              {
+                label: 'Re-activate',
+                icon: <IconRotateClockwise size={16} />,
+                onClick: () => onAction({ route: 'reactivateSubscription', params, subject }),
+                hidden: !mayReactivate || ended || !s.cancelAtPeriodEnd,
+              },
+              {
+                label: 'Cancel now',
+                icon: <IconPlayerStop size={16} />,
+                onClick: () => onAction({ route: 'cancelNow', params, subject }),
+                hidden: !mayCancelNow || ended,
+                danger: true,
+              },
+            ]}
+          />
+        </Group>
+        <Group gap="lg" wrap="wrap">
+          <Group gap={4} wrap="nowrap">
+            <Text size="xs" c="dimmed">
+              Subscription
+            </Text>
+            <Text size="xs" ff="monospace">
+              {s.subscriptionId}
+            </Text>
+            <CopyIcon value={s.subscriptionId} label="Copy subscription id" />
+          </Group>
+          {s.licenseKey ? (
+            <Group gap={6} wrap="nowrap">
+              <Text size="xs" c="dimmed">
+                License
+              </Text>
+              <LicenseKeyText licenseKey={s.licenseKey} size="xs" />
+            </Group>
+          ) : null}
+        </Group>
+        <InvoicesTable invoices={s.invoices} onAction={onAction} />
+      </Stack>
+    </Paper>
+  );
+}

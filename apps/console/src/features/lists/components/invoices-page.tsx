@@ -1,0 +1,73 @@
+import { IconFileInvoice } from '@tabler/icons-react';
+import { type ConsoleInvoiceRow } from '@portal/contract';
+import { StatusBadge } from '@web/components/status-badge';
+import { invoiceBadge } from '@web/features/billing/billing-display';
+import { formatDate, formatMoney } from '@web/lib/format';
+import { CustomerLink } from '../../../components/customer-link';
+import type { Column } from '../../../components/data-table';
+import { ListPage, type ListFilter } from '../../../components/list-page';
+import { useListInvoicesQuery } from '../api';
+
+const money = (amount: number, currency: string) => <span className="console-figure">{formatMoney(amount, currency)}</span>;
+
+const COLUMNS: ReadonlyArray<Column<ConsoleInvoiceRow>> = [
+  {
+    key: 'number',
+    header: 'Invoice',
+    cell: (r) => <span style={{ fontFamily: 'var(--mantine-font-family-monospace)' }}>{r.number}</span>,
+    skeleton: 110,
+  },
+  { key: 'customer', header: 'Customer', cell: (r) => <CustomerLink userId={r.userId}>{r.email}</CustomerLink>, skeleton: 170 },
+  {
+    key: 'status',
+    header: 'Status',
+    cell: (r) => {
+      const b = invoiceBadge(r.status);
+      return (
+        <StatusBadge tone={b.tone} size="sm">
+          {b.label}
+        </StatusBadge>
+      );
+    },
+    skeleton: 60,
+  },
+  { key: 'due', header: 'Amount', sort: 'amount', align: 'right', cell: (r) => money(r.amountDue, r.currency), skeleton: 70 },
+  { key: 'paid', header: 'Paid', align: 'right', cell: (r) => money(r.amountPaid, r.currency), skeleton: 70 },
+  { key: 'created', header: 'Date', sort: 'created', cell: (r) => formatDate(r.created), skeleton: 90 },
+];
+
+const FILTERS: readonly ListFilter[] = [
+  {
+    name: 'status',
+    label: 'Status',
+    options: [
+      { value: 'paid', label: 'Paid' },
+      { value: 'open', label: 'Unpaid' },
+      { value: 'uncollectible', label: 'Uncollectible' },
+      { value: 'void', label: 'Void' },
+      { value: 'draft', label: 'Draft' },
+    ],
+  },
+];
+
+/** /invoices: every invoice the portal issued, by status. */
+export default function InvoicesPage() {
+  return (
+    <ListPage
+      title="Invoices"
+      description="Every invoice with what it asked and what was paid; filter the unpaid and uncollectible ones to chase."
+      route="listInvoices"
+      useRows={useListInvoicesQuery}
+      filterPlaceholder="Filter by number or e-mail"
+      filters={FILTERS}
+      columns={COLUMNS}
+      rowKey={(r) => r.id}
+      noun={['invoice', 'invoices']}
+      empty={{
+        icon: <IconFileInvoice />,
+        title: 'No invoices found',
+        description: 'No invoice matches these filters. Clear the filter to see every invoice.',
+      }}
+    />
+  );
+}

@@ -1,0 +1,91 @@
+import { Text } from '@mantine/core';
+import { IconKey } from '@tabler/icons-react';
+import { type ConsoleLicenseRow } from '@portal/contract';
+import { ExpiryText, LicenseKeyText, NodesUsage, StatusBadge } from '@web/features/licenses/components/license-bits';
+import { CustomerLink } from '../../../components/customer-link';
+import type { Column } from '../../../components/data-table';
+import { ListPage, type ListFilter } from '../../../components/list-page';
+import { useListLicensesQuery } from '../api';
+
+const COLUMNS: ReadonlyArray<Column<ConsoleLicenseRow>> = [
+  { key: 'key', header: 'License key', cell: (r) => <LicenseKeyText licenseKey={r.licenseKey} />, skeleton: 220 },
+  { key: 'customer', header: 'Customer', cell: (r) => <CustomerLink userId={r.userId}>{r.email}</CustomerLink>, skeleton: 160 },
+  { key: 'status', header: 'Status', cell: (r) => <StatusBadge status={r.status} />, skeleton: 60 },
+  {
+    key: 'nodes',
+    header: 'Nodes',
+    sort: 'activeNodes',
+    align: 'right',
+    cell: (r) => <NodesUsage activeNodes={r.activeNodes} maxNodes={r.maxNodes} />,
+    skeleton: 80,
+  },
+  {
+    key: 'expires',
+    header: 'Valid until',
+    sort: 'expiresAt',
+    cell: (r) => <ExpiryText license={{ ...r, stripeId: r.subscriptionId }} underHeader />,
+    skeleton: 100,
+  },
+  {
+    key: 'source',
+    header: 'Source',
+    cell: (r) => (
+      <Text size="sm" c="dimmed">
+        {r.subscriptionId ? 'Subscription' : 'Complimentary'}
+      </Text>
+    ),
+    skeleton: 80,
+  },
+];
+
+const FILTERS: readonly ListFilter[] = [
+  {
+    name: 'status',
+    label: 'Status',
+    options: [
+      { value: 'active', label: 'Active' },
+      { value: 'suspended', label: 'Suspended' },
+      { value: 'expired', label: 'Expired' },
+    ],
+  },
+  {
+    name: 'expiringWithinDays',
+    label: 'Expiring',
+    options: [
+      { value: '7', label: 'within 7 days' },
+      { value: '30', label: 'within 30 days' },
+      { value: '90', label: 'within 90 days' },
+    ],
+  },
+  {
+    name: 'complimentary',
+    label: 'Source',
+    options: [
+      { value: 'false', label: 'Subscription' },
+      { value: 'true', label: 'Complimentary' },
+    ],
+  },
+];
+
+/** /licenses: every license, by status, expiry and where it comes from. */
+export default function LicensesPage() {
+  return (
+    <ListPage
+      title="Licenses"
+      description="Every license key with its node usage and expiry; find those about to expire."
+      route="listLicenses"
+      useRows={useListLicensesQuery}
+      filterPlaceholder="Filter by key or e-mail"
+      filters={FILTERS}
+      columns={COLUMNS}
+      rowKey={(r) => r.licenseKey}
+      noun={['license', 'licenses']}
+      minWidth={900}
+      empty={{
+        icon: <IconKey />,
+        title: 'No licenses found',
+        description: 'No license matches these filters. Clear a filter to see more.',
+      }}
+    />
+  );
+}

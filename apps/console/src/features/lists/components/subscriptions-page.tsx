@@ -1,0 +1,104 @@
+import { IconRepeat } from '@tabler/icons-react';
+import { intervalLabel, type ConsoleSubscriptionRow } from '@portal/contract';
+import { StatusBadge } from '@web/components/status-badge';
+import { SUBSCRIPTION_BADGE, subscriptionState } from '@web/features/billing/billing-display';
+import { formatDate, formatMoney } from '@web/lib/format';
+import { CustomerLink } from '../../../components/customer-link';
+import type { Column } from '../../../components/data-table';
+import { ListPage, type ListFilter } from '../../../components/list-page';
+import { useListSubscriptionsQuery } from '../api';
+
+const COLUMNS: ReadonlyArray<Column<ConsoleSubscriptionRow>> = [
+  { key: 'customer', header: 'Customer', cell: (r) => <CustomerLink userId={r.userId}>{r.email}</CustomerLink>, skeleton: 180 },
+  {
+    key: 'status',
+    header: 'Status',
+    cell: (r) => {
+      const b = SUBSCRIPTION_BADGE[subscriptionState(r)];
+      return (
+        <StatusBadge tone={b.tone} size="sm">
+          {r.cancelAtPeriodEnd && r.status !== 'canceled' ? 'Cancels at period end' : b.label}
+        </StatusBadge>
+      );
+    },
+    skeleton: 70,
+  },
+  {
+    key: 'nodes',
+    header: 'Nodes',
+    align: 'right',
+    cell: (r) => <span className="console-figure">{r.quantity}</span>,
+    skeleton: 24,
+  },
+  {
+    key: 'amount',
+    header: 'Amount',
+    sort: 'amount',
+    align: 'right',
+    cell: (r) => <span className="console-figure">{`${formatMoney(r.amount, r.currency)} ${intervalLabel(r.interval)}`}</span>,
+    skeleton: 110,
+  },
+  { key: 'period', header: 'Period ends', sort: 'currentPeriodEnd', cell: (r) => formatDate(r.currentPeriodEnd), skeleton: 90 },
+  {
+    key: 'id',
+    header: 'Subscription',
+    cell: (r) => (
+      <span style={{ fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 'var(--mantine-font-size-xs)' }}>
+        {r.subscriptionId}
+      </span>
+    ),
+    skeleton: 120,
+  },
+  { key: 'created', header: 'Started', sort: 'createdAt', cell: (r) => formatDate(r.createdAt), skeleton: 90 },
+];
+
+const FILTERS: readonly ListFilter[] = [
+  {
+    name: 'status',
+    label: 'Status',
+    options: [
+      { value: 'active', label: 'Active' },
+      { value: 'past_due', label: 'Past due' },
+      { value: 'incomplete', label: 'Awaiting payment' },
+      { value: 'canceled', label: 'Ended' },
+    ],
+  },
+  {
+    name: 'interval',
+    label: 'Interval',
+    options: [
+      { value: 'month', label: 'Monthly' },
+      { value: 'year', label: 'Yearly' },
+    ],
+  },
+  {
+    name: 'cancelAtPeriodEnd',
+    label: 'Cancelling',
+    options: [
+      { value: 'true', label: 'Yes' },
+      { value: 'false', label: 'No' },
+    ],
+  },
+];
+
+/** /subscriptions: every subscription, by status, interval and cancellation. */
+export default function SubscriptionsPage() {
+  return (
+    <ListPage
+      title="Subscriptions"
+      description="Every subscription with its amount and renewal; find the past due and the cancelling here."
+      route="listSubscriptions"
+      useRows={useListSubscriptionsQuery}
+      filterPlaceholder="Filter by e-mail or subscription"
+      filters={FILTERS}
+      columns={COLUMNS}
+      rowKey={(r) => r.subscriptionId}
+      noun={['subscription', 'subscriptions']}
+      empty={{
+        icon: <IconRepeat />,
+        title: 'No subscriptions found',
+        description: 'No subscription matches these filters. Clear a filter to see more.',
+      }}
+    />
+  );
+}

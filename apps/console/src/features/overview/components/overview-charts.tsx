@@ -1,0 +1,86 @@
+import { AreaChart, BarChart } from '@mantine/charts';
+import { Grid, Paper, Stack, Text, Title } from '@mantine/core';
+import type { Overview } from '@portal/contract';
+import { formatMoney } from '@web/lib/format';
+import { chartRows, compactMoney } from '../overview-display';
+
+function ChartCard({ title, description, children }: { title: string; description: string; children: React.ReactNode }) {
+  return (
+    <Paper withBorder p={{ base: 'md', sm: 'lg' }} h="100%">
+      <Stack gap="md">
+        <Stack gap={2}>
+          <Title order={2} size="h5">
+            {title}
+          </Title>
+          <Text size="xs" c="dimmed">
+            {description}
+          </Text>
+        </Stack>
+        {children}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** The last 12 months: MRR, revenue collected, and subscriptions won and lost. */
+export function OverviewCharts({ overview }: { overview: Overview }) {
+  const rows = chartRows(overview.months);
+  const money = (major: number) => formatMoney(Math.round(major * 100), overview.currency);
+  const axisMoney = (major: number) => compactMoney(Math.round(major * 100), overview.currency);
+  return (
+    <Grid gap="lg">
+      <Grid.Col span={{ base: 12, lg: 7 }}>
+        <ChartCard title="Monthly recurring revenue" description="At the end of each month, the current month as of now">
+          <AreaChart
+            h={260}
+            data={rows}
+            dataKey="label"
+            series={[{ name: 'mrr', label: 'MRR', color: 'brand.6' }]}
+            curveType="monotone"
+            gridAxis="y"
+            valueFormatter={money}
+            yAxisProps={{ tickFormatter: axisMoney, width: 64 }}
+            withDots={false}
+            fillOpacity={0.25}
+            aria-label="Monthly recurring revenue over the last 12 months"
+          />
+        </ChartCard>
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, lg: 5 }}>
+        <ChartCard title="Revenue" description="Paid invoices in each month">
+          <BarChart
+            h={260}
+            data={rows}
+            dataKey="label"
+            series={[{ name: 'revenue', label: 'Revenue', color: 'teal.6' }]}
+            gridAxis="y"
+            valueFormatter={money}
+            yAxisProps={{ tickFormatter: axisMoney, width: 64 }}
+            barProps={{ radius: [4, 4, 0, 0] }}
+            aria-label="Revenue collected in each of the last 12 months"
+          />
+        </ChartCard>
+      </Grid.Col>
+      <Grid.Col span={12}>
+        <ChartCard title="New and churned subscriptions" description="Subscriptions started and ended in each month">
+          <BarChart
+            h={240}
+            data={rows}
+            dataKey="label"
+            type="stacked"
+            series={[
+              { name: 'new', label: 'New', color: 'brand.5' },
+              { name: 'churned', label: 'Churned', color: 'red.6' },
+            ]}
+            valueFormatter={(v) => String(Math.abs(v))}
+            yAxisProps={{ tickFormatter: (v: number) => String(Math.abs(v)), allowDecimals: false }}
+            gridAxis="y"
+            withLegend
+            legendProps={{ verticalAlign: 'bottom', height: 40 }}
+            aria-label="New and churned subscriptions in each of the last 12 months"
+          />
+        </ChartCard>
+      </Grid.Col>
+    </Grid>
+  );
+}

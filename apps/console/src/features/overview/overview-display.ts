@@ -1,0 +1,49 @@
+import type { OverviewMonth } from '@portal/contract';
+
+/** '2026-03' -> 'Mar 2026' in the reader's locale (a UTC month, never shifted by the time zone). */
+export function monthLabel(month: string, locale?: string): string {
+  const [y, m] = month.split('-').map(Number);
+  if (!y || !m) return month;
+  return new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(
+    new Date(Date.UTC(y, m - 1, 1)),
+  );
+}
+
+/** Compact money for chart axes: '$12K', '$1.2M' (cents in, the currency's major unit out). */
+export function compactMoney(cents: number, currency: string, locale?: string): string {
+  return new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency: currency.toUpperCase(),
+    notation: 'compact',
+    maximumFractionDigits: 1,
+  }).format(cents / 100);
+}
+
+export interface ChartRow {
+  month: string;
+  label: string;
+  mrr: number;
+  revenue: number;
+  new: number;
+  churned: number;
+}
+
+/** The months as the charts plot them: money in the currency's major unit, churn as a negative bar. */
+export function chartRows(months: readonly OverviewMonth[], locale?: string): ChartRow[] {
+  return months.map((m) => ({
+    month: m.month,
+    label: monthLabel(m.month, locale),
+    mrr: m.mrr / 100,
+    revenue: m.revenue / 100,
+    new: m.newSubscriptions,
+    churned: -m.churnedSubscriptions,
+  }));
+}
+
+/** Change between the last two months of a series, as a signed percentage (null when there is no base). */
+export function monthOverMonth(months: readonly OverviewMonth[], key: 'mrr' | 'revenue'): number | null {
+  const last = months.at(-1);
+  const before = months.at(-2);
+  if (!last || !before || before[key] === 0) return null;
+  return ((last[key] - before[key]) / before[key]) * 100;
+}

@@ -1,0 +1,42 @@
+import { Group, Stack, Text, ThemeIcon } from '@mantine/core';
+import { IconFileInvoice, IconKey, IconRepeat, IconServer, IconUser, type Icon } from '@tabler/icons-react';
+import type { SearchResult, SearchResultKind } from '@portal/contract';
+
+const ICON: Record<SearchResultKind, Icon> = {
+  customer: IconUser,
+  license: IconKey,
+  node: IconServer,
+  subscription: IconRepeat,
+  invoice: IconFileInvoice,
+};
+
+/** Identifiers are read character by character: monospace. */
+const MONO: Record<SearchResultKind, boolean> = {
+  customer: false,
+  license: true,
+  node: true,
+  subscription: true,
+  invoice: true,
+};
+
+/** One search result: what matched, and whose it is. */
+export function ResultOption({ result }: { result: SearchResult }) {
+  const Kind = ICON[result.kind];
+  return (
+    <Group gap="sm" wrap="nowrap">
+      <ThemeIcon variant="light" color="gray" size={28} radius="md" aria-hidden>
+        <Kind size={16} stroke={1.7} />
+      </ThemeIcon>
+      <Stack gap={0} style={{ minWidth: 0 }}>
+        <Text size="sm" fw={500} ff={MONO[result.kind] ? 'monospace' : undefined} truncate>
+          {result.label}
+        </Text>
+        {result.kind !== 'customer' || result.customer !== result.label ? (
+          <Text size="xs" c="dimmed" truncate>
+            {result.customer}
+          </Text>
+        ) : null}
+      </Stack>
+    </Group>
+  );
+}

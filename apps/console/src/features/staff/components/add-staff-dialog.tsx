@@ -1,0 +1,70 @@
+import { Button, Group, Modal, Radio, Stack, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { AddStaffBodySchema, STAFF_ROLES, type StaffRole } from '@portal/contract';
+import { ErrorDisplay } from '@web/components/error-display';
+import { useSchemaForm } from '@web/components/form/use-schema-form';
+import { ROLE_DESCRIPTION, ROLE_LABEL } from '../../../lib/roles';
+import { useAddStaffMutation } from '../api';
+
+/** Owners add a staff member: their address and role; they sign in with an e-mailed link. */
+export function AddStaffDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  return (
+    <Modal opened={opened} onClose={onClose} title="Add staff member">
+      {opened ? <AddStaffForm onClose={onClose} /> : null}
+    </Modal>
+  );
+}
+
+function AddStaffForm({ onClose }: { onClose: () => void }) {
+  const [add, { isLoading, error }] = useAddStaffMutation();
+  const form = useSchemaForm({ schema: AddStaffBodySchema, initialValues: { email: '', role: 'support' as StaffRole } });
+  const email = form.field('email');
+  const role = form.field('role');
+  return (
+    <form
+      noValidate
+      onSubmit={form.onSubmit(async (body) => {
+        const result = await add(body);
+        if ('error' in result) return form.showServerIssues(result.error);
+        notifications.show({
+          color: 'green',
+          title: 'Staff member added',
+          message: `${body.email} can now sign in to the console.`,
+        });
+        onClose();
+      })}
+    >
+      <Stack gap="md">
+        <TextInput
+          label="E-mail address"
+          placeholder="colleague@vendor.com"
+          type="email"
+          required
+          data-autofocus
+          value={email.value}
+          error={email.error}
+          onChange={(e) => email.onChange(e.currentTarget.value)}
+        />
+        <Radio.Group label="Role" required value={role.value} onChange={(v) => role.onChange(v)} error={role.error}>
+          <Stack gap="sm" mt="xs">
+            {STAFF_ROLES.map((r) => (
+              <Radio key={r} value={r} label={ROLE_LABEL[r]} description={ROLE_DESCRIPTION[r]} />
+            ))}
+          </Stack>
+        </Radio.Group>
+        <Text size="xs" c="dimmed">
+          They sign in with a link e-mailed to this address; there is no password.
+        </Text>
+        <ErrorDisplay error={error} />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onClose} disabled={isLoading}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={isLoading}>
+            Add staff member
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

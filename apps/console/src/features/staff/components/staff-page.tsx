@@ -1,0 +1,142 @@
+import { useState } from 'react';
+import { ActionIcon, Button, Paper, Select, Table, Text, Tooltip } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconTrash, IconUserPlus, IconUserShield } from '@tabler/icons-react';
+import { STAFF_ROLES, type StaffMember, type StaffRole } from '@portal/contract';
+import { Navigate } from 'react-router';
+import { EmptyState } from '@web/components/empty-state';
+import { ErrorDisplay } from '@web/components/error-display';
+import { SkeletonRows } from '@web/components/skeletons';
+import { TableCard } from '@web/components/table-card';
+import { errorMessage } from '@web/lib/api-error';
+import { formatDate, formatRelative } from '@web/lib/format';
+import { PageFrame } from '../../../components/page-frame';
+import { useConsoleSelector } from '../../../lib/hooks';
+import { useMay } from '../../../lib/permissions';
+import { ROLE_LABEL } from '../../../lib/roles';
+import { useListStaffQuery, useRemoveStaffMutation, useUpdateStaffMutation } from '../api';
+import { AddStaffDialog } from './add-staff-dialog';
+
+/** /staff (owners): who may use the console, with which role. */
+export default function StaffPage() {
+  const mayList = useMay('listStaff');
+  const me = useConsoleSelector((s) => s.session.staff);
+  const { data, error, isLoading, isFetching, refetch } = useListStaffQuery(undefined, { skip: !mayList });
+  const [update] = useUpdateStaffMutation();
+  const [remove] = useRemoveStaffMutation();
+  const [adding, setAdding] = useState(false);
+  if (!mayList) return <Navigate to="/overview" replace />;
+
+  const changeRole = async (member: StaffMember, role: StaffRole) => {
+    const result = await update({ id: member.id, body: { role } });
+    if ('error' in result) notifications.show({ color: 'red', title: 'Role not changed', message: errorMessage(result.error) });
+    else
+      notifications.show({
+        color: 'green',
+        title: 'Role changed',
+        message: `${member.email} is now ${ROLE_LABEL[role].toLowerCase()}.`,
+      });
+  };
+  const removeMember = async (member: StaffMember) => {
+    const result = await remove(member.id);
+    if ('error' in result) notifications.show({ color: 'red', title: 'Not removed', message: errorMessage(result.error) });
+    else notifications.show({ color: 'green', title: 'Staff member removed', message: `${member.email} can no longer sign in.` });
+  };
+
+  return (
+    <PageFrame
+      title="Staff"
+      description="Who can sign in to the console, and what each role may do. Changes take effect at their next request."
+      actions={
+        <Button leftSection={<IconUserPlus size={16} />} onClick={() => setAdding(true)}>
+          Add staff member
+        </Button>
+      }
+    >
+      {error ? <ErrorDisplay error={error} onRetry={refetch} retrying={isFetching} /> : null}
+      {isLoading ? (
+        <Paper withBorder p="xl" aria-busy="true" aria-label="Loading staff">
+          <SkeletonRows count={4} height={16} />
+        </Paper>
+      ) : data && data.items.length === 0 ? (
+        <EmptyState
+          icon={<IconUserShield />}
+          title="No staff yet"
+          description="Add the people who support your customers and run billing."
+        />
+      ) : data ? (
+        <TableCard
+          minWidth={640}
+          aria-label="Staff members"
+          head={
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>E-mail</Table.Th>
+                <Table.Th>Role</Table.Th>
+                <Table.Th>Last sign-in</Table.Th>
+                <Table.Th>Added</Table.Th>
+                <Table.Th w={48}>
+                  <span className="mantine-visually-hidden">Remove</span>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+          }
+        >
+          {data.items.map((m) => {
+            const self = m.id === me?.id;
+            return (
+              <Table.Tr key={m.id}>
+                <Table.Td fw={500}>
+                  {m.email}
+                  {self ? (
+                    <Text span size="xs" c="dimmed">
+                      {' '}
+                      (you)
+                    </Text>
+                  ) : null}
+                </Table.Td>
+                <Table.Td>
+                  <Select
+                    aria-label={`Role of ${m.email}`}
+                    data={STAFF_ROLES.map((r) => ({ value: r, label: ROLE_LABEL[r] }))}
+                    value={m.role}
+                    onChange={(v) => v && v !== m.role && void changeRole(m, v as StaffRole)}
+                    allowDeselect={false}
+                    disabled={self}
+                    size="xs"
+                    w={130}
+                  />
+                </Table.Td>
+                <Table.Td>
+                  {m.lastSignInAt ? (
+                    formatRelative(m.lastSignInAt)
+                  ) : (
+                    <Text span size="sm" c="dimmed">
+                      Never
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>{formatDate(m.createdAt)}</Table.Td>
+                <Table.Td>
+                  {self ? null : (
+                    <Tooltip label={`Remove ${m.email}`}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={`Remove ${m.email}`}
+                        onClick={() => void removeMember(m)}
+                      >
+                        <IconTrash size={16} />
+                      </ActionIcon>
+                    </Tooltip>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </TableCard>
+      ) : null}
+      <AddStaffDialog opened={adding} onClose={() => setAdding(false)} />
+    </PageFrame>
+  );
+}
