@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   companyGroupFor,
-  ConfirmationSchema,
   DAY_MS,
   displayName,
   hasAccess,
@@ -11,10 +10,9 @@ import {
   isConfirmPhrase,
   otherInterval,
   plural,
-  quantityProblem,
 } from './display';
 import { cardBrand, cardBrandLabel } from './cards';
-import { FREE_MAIL_DOMAINS, TEXT } from './constants';
+import { FREE_MAIL_DOMAINS } from './constants';
 
 describe('displayName', () => {
   it('joins first and last name', () => expect(displayName({ fname: 'Ada', lname: 'Lovelace' })).toBe('Ada Lovelace'));
@@ -79,31 +77,4 @@ describe('billing display rules', () => {
     expect(plural(0, 'entry', 'entries')).toBe('0 entries');
   });
   it('has a day of 24 hours', () => expect(DAY_MS).toBe(24 * HOUR_MS));
-});
-
-describe('quantityProblem', () => {
-  it('accepts 1..99', () => {
-    expect(quantityProblem(1)).toBeNull();
-    expect(quantityProblem('99')).toBeNull();
-  });
-  it('asks for a number when empty', () => {
-    expect(quantityProblem(' ')).toBe('Enter the number of nodes');
-    expect(quantityProblem('', 3)).toBe('Enter the new number of nodes');
-  });
-  it('refuses out of range and fractions', () => {
-    expect(quantityProblem(0)).toBe('The quantity must be at least 1');
-    expect(quantityProblem(100)).toBe('The quantity can be at most 99');
-    expect(quantityProblem(1.5)).toBe('The quantity must be a whole number');
-  });
-  it('refuses the current quantity', () => expect(quantityProblem(4, 4)).toBe(TEXT.quantityMustDiffer));
-});
-
-describe('ConfirmationSchema', () => {
-  it.each(['I confirm', 'i CONFIRM'])('accepts %j', (confirm) =>
-    expect(ConfirmationSchema.safeParse({ confirm }).success).toBe(true),
-  );
-  it.each(['', ' I confirm', 'I confirm ', 'confirm'])('refuses %j with the portal message', (confirm) => {
-    const parsed = ConfirmationSchema.safeParse({ confirm });
-    expect(parsed.error?.issues[0]?.message).toBe(TEXT.confirmRequired);
-  });
 });

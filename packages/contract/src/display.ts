@@ -1,6 +1,7 @@
-import { z } from 'zod';
-import { QuantitySchema } from './billing';
-import { CONFIRM_PHRASE, FREE_MAIL_DOMAINS, NO_NAME, TEXT } from './constants';
+import { CONFIRM_PHRASE, FREE_MAIL_DOMAINS, NO_NAME } from './constants';
+
+// Plain functions and constants only, no zod: the sign-in page's first chunk uses some of these,
+// and a schema built at load time would bring zod into it. Form rules on schemas: display-forms.ts.
 
 /**
  * The typed confirmation of the subscription modals and of account deletion: exactly 'I confirm',
@@ -9,12 +10,6 @@ import { CONFIRM_PHRASE, FREE_MAIL_DOMAINS, NO_NAME, TEXT } from './constants';
 export function isConfirmPhrase(typed: string): boolean {
   return typed.toLowerCase() === CONFIRM_PHRASE.toLowerCase();
 }
-
-/** A form's typed confirmation ('I confirm', see isConfirmPhrase), with the portal's message when it is not. */
-export const ConfirmationSchema = z.object({
-  confirm: z.string().refine(isConfirmPhrase, TEXT.confirmRequired),
-});
-export type Confirmation = z.infer<typeof ConfirmationSchema>;
 
 /** 'fname lname', or 'No name' when both are empty. */
 export function displayName(u: { fname?: string | null; lname?: string | null }): string {
@@ -68,16 +63,3 @@ export function plural(n: number, word: string, pluralWord = `${word}s`): string
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
-
-/**
- * A subscription's quantity (at checkout) or new quantity (`current` given): the message that refuses it, or null when it is a whole number in
- * QUANTITY_MIN..QUANTITY_MAX (the contract's QuantitySchema) and, when `current` is given, differs from it.
- */
-export function quantityProblem(value: number | string, current?: number): string | null {
-  if (typeof value === 'string' && value.trim() === '')
-    return current === undefined ? 'Enter the number of nodes' : 'Enter the new number of nodes';
-  const parsed = QuantitySchema.safeParse(typeof value === 'number' ? value : Number(value));
-  if (!parsed.success) return parsed.error.issues[0]?.message ?? 'The quantity must be a whole number';
-  if (current !== undefined && parsed.data === current) return TEXT.quantityMustDiffer;
-  return null;
-}

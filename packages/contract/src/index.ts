@@ -7,6 +7,7 @@ export * from './licenses';
 export * from './billing';
 export * from './products';
 export * from './display';
+export * from './display-forms';
 export * from './cards';
 export * from './console-auth';
 export * from './console-routes';
