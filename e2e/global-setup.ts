@@ -5,13 +5,15 @@ import { startPortal } from './portal-server';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-/** Starts the real server (production build of the web app, embedded defaults) once for all browser tests. */
+/** Starts the real server (production builds of the web app and the console, embedded defaults) once for all browser tests. */
 export default async function setup(project: TestProject) {
-  if (!existsSync(path.join(root, 'apps/web/dist/index.html'))) throw new Error('Build the web app first: npm run build');
+  for (const app of ['web', 'console'])
+    if (!existsSync(path.join(root, `apps/${app}/dist/index.html`))) throw new Error(`Build the ${app} app first: npm run build`);
   if (!existsSync('/usr/bin/chromium')) throw new Error('Browser tests need Debian chromium: apt-get install -y chromium');
   const portal = await startPortal();
   project.provide('baseUrl', portal.baseUrl);
   project.provide('dataDir', portal.dataDir);
+  project.provide('consoleUrl', portal.consoleUrl);
   return portal.stop;
 }
 
@@ -19,5 +21,6 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     dataDir: string;
+    consoleUrl: string;
   }
 }

@@ -19,17 +19,29 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export type Portal = { baseUrl: string; dataDir: string; stop: () => Promise<void> };
+export type Portal = {
+  baseUrl: string;
+  /** The vendor console's origin (its own listener on another free port). */
+  consoleUrl: string;
+  dataDir: string;
+  stop: () => Promise<void>;
+};
+
+/** The console's first owner in every browser test server (CONSOLE_BOOTSTRAP_EMAIL). */
+export const CONSOLE_OWNER = 'owner@vendor.example';
 
 /**
- * Starts the real server (production build of the web app) in its own process: its own DATA_DIR,
- * a free port, and a new PostgreSQL database instead of PGlite when TEST_DATABASE_URL is set.
+ * Starts the real server (production build of the web app and the console) in its own process: its
+ * own DATA_DIR, a free port for the portal and another for the vendor console (whose first owner is
+ * CONSOLE_OWNER), and a new PostgreSQL database instead of PGlite when TEST_DATABASE_URL is set.
  * `env` adds to or overrides the embedded defaults (for example Stripe's settings).
  */
 export async function startPortal(env: Record<string, string> = {}): Promise<Portal> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-e2e-'));
   const port = await freePort();
   const baseUrl = `http://localhost:${port}`;
+  const consolePort = await freePort();
+  const consoleUrl = `http://localhost:${consolePort}`;
   let dbName: string | undefined;
   let databaseUrl: string | undefined;
   if (process.env.TEST_DATABASE_URL) {
@@ -56,6 +68,10 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
     DOCS_URL: 'https://docs.example.com',
     // The demo ISO is the default only on the embedded database; the download tests need it on PostgreSQL too.
     DEMO_RELEASE: 'true',
+    CONSOLE_PORT: String(consolePort),
+    CONSOLE_HOST: '127.0.0.1',
+    CONSOLE_PUBLIC_URL: consoleUrl,
+    CONSOLE_BOOTSTRAP_EMAIL: CONSOLE_OWNER,
     ...env,
   };
   delete all.DATABASE_URL;
@@ -78,6 +94,7 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
   });
   return {
     baseUrl,
+    consoleUrl,
     dataDir,
     stop: async () => {
       server.kill('SIGTERM');

@@ -10,7 +10,7 @@ export default defineProject({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     // The portal's jsdom shims (matchMedia, ResizeObserver, relative Request URLs) serve here too.
-    setupFiles: ['../web/src/test/setup.ts'],
+    setupFiles: ['../web/src/test/setup.ts', './src/test/setup.ts'],
     css: false,
     // Typing into jsdom forms is slow while other suites share the cores: a hang guard, not a budget.
     testTimeout: 120_000,

@@ -19,7 +19,8 @@ export function staff(role: StaffRole, email = `${role}@vendor.example`): Staff 
 function Providers({ store, children }: { store: AppStore; children: ReactNode }) {
   return (
     <Provider store={store}>
-      <MantineProvider theme={theme}>
+      {/* The kit's test mode: no transitions, so a dialog closing at the end of one test is not still closing in the next. */}
+      <MantineProvider theme={theme} env="test">
         {children}
         <Notifications />
       </MantineProvider>

@@ -1,0 +1,37 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { anOverview } from '../../../test/fixtures';
+import { fakeFetch, renderRoutes } from '../../../test/render';
+import OverviewPage from './overview-page';
+
+afterEach(() => vi.unstubAllGlobals());
+
+function renderOverview(answers: Parameters<typeof fakeFetch>[0]) {
+  const fetch = fakeFetch(answers);
+  vi.stubGlobal('fetch', fetch.fn);
+  renderRoutes([{ path: '/overview', element: <OverviewPage /> }], { path: '/overview' });
+  return fetch;
+}
+
+describe('OverviewPage', () => {
+  it('shows MRR, ARR and the counts, to the cent, and marks what needs attention', async () => {
+    renderOverview({ 'GET /api/console/overview': { status: 200, body: anOverview() } });
+    expect(await screen.findByText('$12,345.00')).toBeInTheDocument();
+    expect(screen.getByText('$148,140.00')).toBeInTheDocument();
+    expect(screen.getByText('321')).toBeInTheDocument();
+    expect(screen.getByText('987')).toBeInTheDocument();
+    expect(screen.getByText('+1.7% on last month')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Monthly recurring revenue' })).toBeInTheDocument();
+  });
+
+  it('shows skeletons while loading, then the error with Retry', async () => {
+    const fetch = renderOverview({
+      'GET /api/console/overview': { status: 500, body: { message: 'The database is not answering', code: 'INTERNAL' } },
+    });
+    expect(screen.getByLabelText('Loading the overview')).toHaveAttribute('aria-busy', 'true');
+    expect(await screen.findByText('The database is not answering')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(fetch.calls.filter((c) => c.path === '/api/console/overview').length).toBeGreaterThanOrEqual(2);
+  });
+});

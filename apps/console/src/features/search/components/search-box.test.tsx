@@ -1,0 +1,74 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { SearchResult } from '@portal/contract';
+import { fakeFetch, LocationProbe, renderRoutes } from '../../../test/render';
+import { SearchBox } from './search-box';
+
+const ADA = '5b0e5f9c-7d2a-4f61-9c3e-1a2b3c4d5e6f';
+const results: SearchResult[] = [
+  {
+    kind: 'license',
+    userId: ADA,
+    label: 'ABCDE-FGHJK-LMNPQ-RSTUV-WXYZ2',
+    customer: 'Ada Lovelace <ada@acme.example>',
+    subjectId: 'ABCDE-FGHJK-LMNPQ-RSTUV-WXYZ2',
+  },
+  { kind: 'customer', userId: ADA, label: 'Ada Lovelace', customer: 'Ada Lovelace <ada@acme.example>', subjectId: null },
+  { kind: 'node', userId: ADA, label: 'pve-ada-01', customer: 'Ada Lovelace <ada@acme.example>', subjectId: 'n1' },
+];
+
+function renderSearch(answers: Parameters<typeof fakeFetch>[0]) {
+  const fetch = fakeFetch(answers);
+  vi.stubGlobal('fetch', fetch.fn);
+  renderRoutes([
+    {
+      path: '*',
+      element: (
+        <>
+          <SearchBox />
+          <LocationProbe />
+        </>
+      ),
+    },
+  ]);
+  return fetch;
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('SearchBox', () => {
+  it('answers as you type, once the typing pauses, grouped by kind', async () => {
+    const fetch = renderSearch({ 'GET /api/console/search?q=ada': { status: 200, body: { items: results } } });
+    await userEvent.type(screen.getByRole('searchbox', { name: /Search customers/ }), 'ada');
+
+    const list = await screen.findByRole('listbox', { name: 'Search results' });
+    await within(list).findByText('Ada Lovelace');
+    expect(
+      within(list)
+        .getAllByText(/^(Customers|Licenses|Nodes)$/)
+        .map((e) => e.textContent),
+    ).toEqual(['Customers', 'Licenses', 'Nodes']);
+    // One request for the settled text, not one per key.
+    expect(fetch.calls.map((c) => c.path)).toEqual(['/api/console/search?q=ada']);
+  });
+
+  it('opens the chosen result with the keyboard, at the section that holds it', async () => {
+    renderSearch({ 'GET /api/console/search?q=pve': { status: 200, body: { items: results } } });
+    const box = screen.getByRole('searchbox', { name: /Search customers/ });
+    await userEvent.type(box, 'pve');
+    await screen.findByText('pve-ada-01');
+    // The first result (Customers) is selected; two steps down is the node.
+    await userEvent.keyboard('{ArrowDown}{ArrowDown}{Enter}');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(`/customers/${ADA}#nodes`));
+  });
+
+  it('says when nothing matches, and asks for two characters first', async () => {
+    renderSearch({ 'GET /api/console/search?q=zzz': { status: 200, body: { items: [] } } });
+    const box = screen.getByRole('searchbox', { name: /Search customers/ });
+    await userEvent.type(box, 'z');
+    expect(await screen.findByText('Type at least 2 characters')).toBeInTheDocument();
+    await userEvent.type(box, 'zz');
+    expect(await screen.findByText(/No customer, license, node, subscription or invoice matches “zzz”/)).toBeInTheDocument();
+  });
+});
