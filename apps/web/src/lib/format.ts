@@ -1,12 +1,33 @@
 /** Formatting in the reader's locale. Pass `locale` only in tests. */
 
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat>();
+
+/**
+ * One Intl formatter per kind, locale and options, made on first use: making one costs far more
+ * than formatting with it (a table of prices or dates would otherwise build one per cell, on
+ * every render).
+ */
+function formatter<T extends Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat>(
+  make: new (locale?: string, options?: object) => T,
+  locale: string | undefined,
+  options: object,
+): T {
+  const key = `${make.name}|${locale ?? ''}|${JSON.stringify(options)}`;
+  let made = formatters.get(key) as T | undefined;
+  if (!made) {
+    made = new make(locale, options);
+    formatters.set(key, made);
+  }
+  return made;
+}
+
 /**
  * The one date format of the app ('Dec 24, 2026' in en-US, '24 Dec 2026' in en-GB): every date a
  * reader sees goes through here (or formatDateTime), so no page mixes styles.
  */
 export function formatDate(iso: string | Date, locale?: string): string {
   const d = typeof iso === 'string' ? new Date(iso) : iso;
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(d);
+  return formatter(Intl.DateTimeFormat, locale, { dateStyle: 'medium' }).format(d);
 }
 
 const MONTHS = [
@@ -34,7 +55,7 @@ const DATE_IN_TEXT = new RegExp(`\\b(\\d{4})-(\\d{2})-(\\d{2})\\b(?!T)|\\b(${MON
  * formatted in UTC and never shift by the reader's time zone.
  */
 export function localizeDates(text: string, locale?: string): string {
-  const fmt = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
+  const fmt = formatter(Intl.DateTimeFormat, locale, { dateStyle: 'medium', timeZone: 'UTC' });
   return text.replace(DATE_IN_TEXT, (match, y, m, d, monthName, day, year) => {
     const month = monthName ? MONTHS.findIndex((name) => name.startsWith(monthName as string)) : Number(m) - 1;
     const date = new Date(Date.UTC(Number(monthName ? year : y), month, Number(monthName ? day : d)));
@@ -44,12 +65,12 @@ export function localizeDates(text: string, locale?: string): string {
 
 export function formatDateTime(iso: string | Date, locale?: string): string {
   const d = typeof iso === 'string' ? new Date(iso) : iso;
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(d);
+  return formatter(Intl.DateTimeFormat, locale, { dateStyle: 'medium', timeStyle: 'short' }).format(d);
 }
 
 /** Money from the smallest currency unit (cents), as the API sends it. */
 export function formatMoney(minorUnits: number, currency: string, locale?: string): string {
-  const fmt = new Intl.NumberFormat(locale, { style: 'currency', currency: currency.toUpperCase() });
+  const fmt = formatter(Intl.NumberFormat, locale, { style: 'currency', currency: currency.toUpperCase() });
   const digits = fmt.resolvedOptions().maximumFractionDigits ?? 2;
   return fmt.format(minorUnits / 10 ** digits);
 }
@@ -59,14 +80,14 @@ const UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
 /** 1536 -> '1.5 kB' (decimal units, as download sizes are usually given). */
 export function formatBytes(bytes: number, locale?: string): string {
   // Intl's short form of 'byte' is the word itself; 'B' reads better beside kB, MB and GB.
-  if (bytes < 1000) return `${new Intl.NumberFormat(locale).format(bytes)} B`;
+  if (bytes < 1000) return `${formatter(Intl.NumberFormat, locale, {}).format(bytes)} B`;
   let value = bytes;
   let unit = 0;
   while (value >= 1000 && unit < UNITS.length - 1) {
     value /= 1000;
     unit += 1;
   }
-  return new Intl.NumberFormat(locale, {
+  return formatter(Intl.NumberFormat, locale, {
     style: 'unit',
     unit: UNITS[unit],
     unitDisplay: 'short',
@@ -87,7 +108,7 @@ const STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
 export function formatRelative(iso: string | Date, now: Date = new Date(), locale?: string): string {
   const d = typeof iso === 'string' ? new Date(iso) : iso;
   let value = (d.getTime() - now.getTime()) / 1000;
-  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  const rtf = formatter(Intl.RelativeTimeFormat, locale, { numeric: 'auto' });
   for (const [unit, size] of STEPS) {
     if (Math.abs(value) < size) return rtf.format(Math.round(value), unit);
     value /= size;

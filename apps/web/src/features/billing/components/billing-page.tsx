@@ -6,7 +6,7 @@ import { PageFrame } from '../../../components/page-frame';
 import { PAGES } from '../../../lib/pages';
 import { api } from '../../../lib/api';
 import { useAppDispatch } from '../../../lib/state/hooks';
-import { useListInvoicesQuery, useListPaymentMethodsQuery, useListSubscriptionsQuery } from '../api';
+import { useListInvoicesQuery, useListPaymentMethodsQuery, useListPricesQuery, useListSubscriptionsQuery } from '../api';
 import { subscriptionState } from '../billing-display';
 import { AddCardDialog } from './add-card-dialog';
 import { BillingSkeleton, CONTAINER_BREAKPOINTS } from './billing-skeleton';
@@ -32,15 +32,16 @@ function InvoicesLoader({ subscriptionId, onSettled }: { subscriptionId: string;
 }
 
 /**
- * The first answers the page is laid out from: subscriptions, cards and each subscription's
- * invoices (an error counts as an answer). Until they are all in, one skeleton stands for the page,
- * so nothing on it moves when data arrives; later refetches never bring the skeleton back.
+ * The first answers the page is laid out from: subscriptions, cards, prices and each
+ * subscription's invoices (an error counts as an answer). Until they are all in, one skeleton
+ * stands for the page, so nothing on it moves when data arrives (the checkout's prices came in
+ * after the rest and pushed the cards down on a phone); later refetches never bring it back.
  */
-function useFirstLoad(subscriptionIds: string[] | undefined, methodsSettled: boolean) {
+function useFirstLoad(subscriptionIds: string[] | undefined, othersSettled: boolean) {
   const [settled, setSettled] = useState<ReadonlySet<string>>(() => new Set());
   const onSettled = useCallback((id: string) => setSettled((prev) => (prev.has(id) ? prev : new Set(prev).add(id))), []);
   const done = useRef(false);
-  if (subscriptionIds !== undefined && methodsSettled && subscriptionIds.every((id) => settled.has(id))) {
+  if (subscriptionIds !== undefined && othersSettled && subscriptionIds.every((id) => settled.has(id))) {
     done.current = true;
   }
   const loaders =
@@ -63,9 +64,14 @@ export function BillingPage() {
     setPollingInterval(awaiting ? AWAITING_POLL_MS : 0);
   }, [awaiting, pollingInterval, dispatch]);
   const methods = useListPaymentMethodsQuery();
+  // The checkout reads the same cache entry.
+  const prices = useListPricesQuery();
   const items = subscriptions.data ? ordered(subscriptions.data.items) : [];
   const hasRunning = items.some((s) => subscriptionState(s) !== 'ended');
-  const { ready, loaders } = useFirstLoad(subscriptions.isLoading ? undefined : items.map((s) => s.stripeId), !methods.isLoading);
+  const { ready, loaders } = useFirstLoad(
+    subscriptions.isLoading ? undefined : items.map((s) => s.stripeId),
+    !methods.isLoading && !prices.isLoading,
+  );
 
   // A customer without a running subscription sees the checkout open; a subscriber, a short
   // prompt. Either way the checkout is on the left and the cards on the right, so the page keeps
