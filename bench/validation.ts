@@ -14,8 +14,8 @@
 //
 // Settings: BENCH_DURATION (s, default 10), BENCH_WARMUP_MS (default 2000), BENCH_CONNECTIONS,
 // BENCH_RATE, BENCH_DATABASES (pglite,postgres), BENCH_DATABASE_URL (see seed.ts),
-// BENCH_PROFILE=1 (CPU profile of the portal under the fleet load, summarized; files kept in
-// bench/results/profile-<database>/).
+// BENCH_PROFILE=1 (CPU profiles of the signed reference and of the portal, summarized; files kept
+// in bench/results/profile-reference-signed/ and bench/results/profile-<database>/).
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -142,7 +142,19 @@ async function references(out: Rows): Promise<number> {
   const env = { PATH: process.env.PATH ?? '' };
   let signedRps = 0;
   for (const mode of ['wire', 'signed'] as const) {
-    const server = await startChild('bench/reference-server.ts', { ...env, REFERENCE: mode });
+    // With BENCH_PROFILE=1 the signed reference is profiled too, so that both CPU times per answer
+    // carry the profiler's cost and the two profiles can be read side by side.
+    const profileDir = path.join(root, 'bench/results', 'profile-reference-signed');
+    const profiled = profile && mode === 'signed';
+    if (profiled) {
+      rmSync(profileDir, { recursive: true, force: true });
+      mkdirSync(profileDir, { recursive: true });
+    }
+    const server = await startChild(
+      'bench/reference-server.ts',
+      { ...env, REFERENCE: mode },
+      profiled ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {},
+    );
     try {
       const r = await closedLoop(server, (seq) => validate('REFER-ENCER-EFERE-NCERE-FEREN', `fleet-${seq % FLEET_NODES}`));
       log(
@@ -161,6 +173,10 @@ async function references(out: Rows): Promise<number> {
       }
     } finally {
       await server.stop();
+    }
+    if (profiled) {
+      const top = summarizeProfile(profileDir);
+      console.log(`  signed reference profile (whole run, self time):\n${top.map((l) => `    ${l}`).join('\n')}`);
     }
   }
   return signedRps;

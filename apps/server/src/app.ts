@@ -13,15 +13,18 @@ import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './lib/rat
 import { authRoutes } from './modules/auth/auth.routes';
 import { usersRoutes } from './modules/users/users.routes';
 import { googleRoutes } from './modules/auth/google.routes';
-import { licensesRoutes } from './modules/licenses/licenses.routes';
+import { licensesRoutes, quietLevel } from './modules/licenses/licenses.routes';
+import { createValidationFastPath, replayBody, VALIDATE_ROUTE } from './modules/licenses/validation-fast-path';
 import { billingRoutes } from './modules/billing/billing.routes';
 import { productsRoutes } from './modules/products/products.routes';
 import { registerErrorHandling } from './plugins/errors';
-import { createMetrics, registerObservability } from './plugins/observability';
+import { httpServerFactory, type FastRoute } from './plugins/http-server';
+import { registerLoadShedding, type LoadShedding } from './plugins/load-shedding';
+import { createMetrics, registerObservability, type Metrics } from './plugins/observability';
 import { registerOpenApi } from './plugins/openapi';
-import { createRateLimit } from './plugins/rate-limit';
+import { createRateLimit, type RateLimit } from './plugins/rate-limit';
 import { applySecurityHeaders, contentSecurityPolicy, registerSecurity } from './plugins/security';
-import { registerBodyRules } from './plugins/request-bodies';
+import { asArray, registerBodyRules } from './plugins/request-bodies';
 import { registerSession, sessionCookie } from './plugins/session';
 import { registerJsonCompression, registerWebApp, spaPageSender } from './plugins/web-app';
 import { fileMailer, smtpMailer, type Mailer } from './providers/mail/mailer';
@@ -52,12 +55,17 @@ export type AppOverrides = {
   serveWeb?: boolean;
   /** Folder of the built web app (default: apps/web/dist). */
   webDist?: string;
+  /** Serve well-formed validations from memory before Fastify (default: on; its test compares both). */
+  validationFastPath?: boolean;
 };
 
 /** Builds the whole application in a fixed plugin order. The server and every API test call this. */
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
   const headers = { hsts: config.secureCookies, csp: contentSecurityPolicy({ stripe: config.stripe !== undefined }) };
+  // Set once the services exist: until then (and when off) every request goes to Fastify.
+  const fast: { route?: FastRoute | undefined } = {};
   const app = Fastify({
+    serverFactory: httpServerFactory(() => fast.route),
     logger: overrides.logger ?? {
       level: config.logLevel,
       ...(overrides.logStream && { stream: overrides.logStream }),
@@ -117,7 +125,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerErrorHandling(app, webBuilt ? { sendPage: spaPageSender(webDist) } : {});
   registerSecurity(app, { publicUrl: config.publicUrl, ...headers });
   registerJsonCompression(app);
-  registerLoadShedding(app, config.maxConcurrentRequests);
+  const shedding = registerLoadShedding(app, config.maxConcurrentRequests);
   const metrics = createMetrics();
   registerObservability(app, { database, outbox: services.outbox, metrics, metricsToken: config.metricsToken });
   await app.register(fastifyCookie);
@@ -130,6 +138,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   // Each module's routes get the services and settings they use, and nothing else.
   const rateLimit = createRateLimit(limiter);
   const { auth, sessions, users, account, licenses, billing, products } = services;
+  // A validation the fast path read and handed on gets its body back (validation-fast-path.ts).
+  app.addHook('onRoute', (route) => {
+    if (route.url === VALIDATE_ROUTE && route.method === 'POST') route.preParsing = [...asArray(route.preParsing), replayBody];
+  });
   await app.register(
     async (api) => {
       await api.register(authRoutes, { config, auth, sessions, cookie, rateLimit });
@@ -144,6 +156,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 
   if (webBuilt) await registerWebApp(app, webDist);
 
+  const fastPath =
+    overrides.validationFastPath !== false && validationLogsQuiet(config.logLevel)
+      ? validationFastPath({ config, services, rateLimit, shedding, metrics, headers, log: app.log })
+      : undefined;
+  fast.route = fastPath?.serve;
+
   if (config.workers) services.startWorkers();
   app.addHook('onReady', async () => {
     void services.outbox.kick();
@@ -154,12 +172,17 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     await mailer.close();
     if (!overrides.database) await database.close();
   });
-  app.decorate('ctx', { services, mailer });
+  app.decorate('ctx', { services, mailer, validationFastPath: () => fastPath?.stats() });
   return app;
 }
 
 /** What tests reach past HTTP: the services (to run a job or seed through them) and the mailer. */
-export type AppInternals = { services: Services; mailer: Mailer };
+export type AppInternals = {
+  services: Services;
+  mailer: Mailer;
+  /** How many validations the fast path answered and handed on (undefined when it is off). */
+  validationFastPath: () => { answered: number; handedOn: number } | undefined;
+};
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -181,35 +204,48 @@ function redisLimiter(url: string, log: FastifyInstance['log']): RateLimiter {
   return redisRateLimiter(redis, warn);
 }
 
-/** Under overload, answer 503 at once rather than queueing without bound. */
-function registerLoadShedding(app: FastifyInstance, max: number) {
-  let inFlight = 0;
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onRequest', async (req, reply) => {
-    if (closing) {
-      reply.header('retry-after', '5').header('connection', 'close');
-      return reply
-        .status(503)
-        .send({ message: 'The service is restarting. Please try again in a moment.', code: 'SERVICE_UNAVAILABLE' });
-    }
-    if (inFlight >= max) {
-      reply.header('retry-after', '1');
-      return reply
-        .status(503)
-        .send({ message: 'The service is busy. Please try again in a moment.', code: 'SERVICE_UNAVAILABLE' });
-    }
-    inFlight++;
-    let done = false;
-    const release = () => {
-      if (!done) {
-        done = true;
-        inFlight--;
-      }
-    };
-    reply.raw.once('finish', release);
-    reply.raw.once('close', release);
+/**
+ * The validate route logs no line per request at this LOG_LEVEL (its route level is warn or
+ * stricter), which the fast path does not write either; at debug every call goes to Fastify.
+ */
+function validationLogsQuiet(level: string): boolean {
+  return ['warn', 'error', 'fatal', 'silent'].includes(quietLevel(level));
+}
+
+/** The fast path of POST /api/licenses/{key}/validate with the route's own services and settings. */
+function validationFastPath(deps: {
+  config: Config;
+  services: Services;
+  rateLimit: RateLimit;
+  shedding: LoadShedding;
+  metrics: Metrics;
+  headers: { hsts: boolean; csp: string };
+  log: FastifyInstance['log'];
+}) {
+  const { config, services, metrics } = deps;
+  // The security hook's own headers, in its order: recorded from the function that sets them.
+  const securityHeaders: Array<[string, string]> = [];
+  const recorder = {
+    header(name: string, value: string) {
+      securityHeaders.push([name, value]);
+      return recorder;
+    },
+  };
+  applySecurityHeaders(recorder as unknown as FastifyReply, deps.headers);
+  return createValidationFastPath({
+    fromMemory: services.licenses.validate.fromMemory,
+    signatureHeader: services.licenses.signatureHeader,
+    rateLimit: deps.rateLimit,
+    perMinute: config.rateLimits.licensePerMinute,
+    shedding: deps.shedding,
+    count: (status, seconds) => {
+      metrics.inc('http_requests_total', { method: 'POST', route: VALIDATE_ROUTE, status: String(status) });
+      metrics.observe({ method: 'POST', route: VALIDATE_ROUTE }, seconds);
+    },
+    securityHeaders,
+    allowedOrigin: new URL(config.publicUrl).origin,
+    trustProxy: config.trustProxy,
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    logError: (err) => deps.log.error({ err }, 'request failed'),
   });
 }

@@ -171,6 +171,30 @@ export function createValidationCache(opts: ValidationCacheOptions) {
       return { ...e.row, nodeId };
     },
     /**
+     * What `find` would answer from memory alone, changing nothing (not even the statistics or
+     * the order of use): undefined when `find` would read the database (not fresh, changing, not
+     * loaded, or a node of a large license not looked up yet); null when no license has the key.
+     * A caller that answers with it calls `hit(key)`, as `find` counts its hits.
+     */
+    peek(key: string, fingerprint: string | undefined): ValidationRow | null | undefined {
+      if (closed || !fresh() || isChanging(key)) return undefined;
+      const e = entries.get(key);
+      if (e === undefined) return undefined;
+      if (e === null) return null;
+      if (fingerprint === undefined) return { ...e.row, nodeId: null };
+      const nodeId = e.nodes.get(fingerprint);
+      if (nodeId === undefined) return e.complete ? { ...e.row, nodeId: null } : undefined;
+      return { ...e.row, nodeId };
+    },
+    /** Counts an answer given from `peek` as a hit and keeps its license most recently used. */
+    hit(key: string) {
+      const e = entries.get(key);
+      if (e === undefined) return;
+      stats.hits++;
+      entries.delete(key);
+      entries.set(key, e);
+    },
+    /**
      * This instance starts changing the license of `key` (its transaction has not committed yet):
      * read it from the database until its notification has surely arrived.
      */
