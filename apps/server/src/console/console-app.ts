@@ -14,8 +14,12 @@ import { registerBodyRules } from '../plugins/request-bodies';
 import { applySecurityHeaders, contentSecurityPolicy, registerSecurity } from '../plugins/security';
 import { registerJsonCompression, registerWebApp, spaPageSender } from '../plugins/web-app';
 import type { Services } from '../services';
+import { createCustomerPage } from './customer-page';
+import { actionsRoutes } from './routes/actions.routes';
 import { consoleAuthRoutes } from './routes/console-auth.routes';
+import { customersRoutes } from './routes/customers.routes';
 import { staffRoutes } from './routes/staff.routes';
+import { createStaffActions } from './staff-actions';
 import { createStaffAuth, STAFF_ABSOLUTE_MS } from './staff-auth';
 import { registerStaffGuard, staffCookie } from './staff-guard';
 import { createStaffService } from './staff.service';
@@ -97,6 +101,20 @@ export async function buildConsoleApp(config: Config, deps: ConsoleDeps): Promis
 
   await app.register(consoleAuthRoutes, { config, auth, cookie, rateLimit });
   await app.register(staffRoutes, { staff });
+  const { users, billing, audit, sessions, licenses, account } = services;
+  const page = createCustomerPage({
+    db,
+    clock,
+    sessionIdleDays: config.session.idleDays,
+    users,
+    billing,
+    audit,
+    sessions,
+    staff,
+  });
+  await app.register(customersRoutes, { db, page });
+  const actions = createStaffActions({ db, clock, staff, users, licenses, billing, auth: services.auth, sessions, account });
+  await app.register(actionsRoutes, { actions });
 
   if (webBuilt) await registerWebApp(app, dist);
 

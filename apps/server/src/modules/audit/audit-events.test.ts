@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toAuditEntry, type AuditEvent } from './audit-events';
+import { STAFF_ACTOR, toAuditEntry, type AuditEvent } from './audit-events';
 
 const who = { userId: 'u1', actor: 'ada@example.com' };
 const sub = { providerId: 'sub_1', quantity: 3, plan: 'Standard', interval: 'month' };
@@ -127,5 +127,16 @@ describe('activity log summaries', () => {
     // A provider's report of a new subscription has no checkout facts: no data at all.
     expect(toAuditEntry({ ...who, type: 'subscription_created', subscription: sub }).data).toBeUndefined();
     expect(toAuditEntry({ ...who, type: 'signed_in', method: 'link' })).not.toHaveProperty('subjectType');
+  });
+
+  it("marks what the vendor's staff did, without naming them", () => {
+    const staff = { userId: 'u1', actor: STAFF_ACTOR };
+    expect(summary({ ...staff, type: 'license_suspended', license })).toBe("Suspended license ABCDE-… (by the vendor's staff)");
+    expect(summary({ ...staff, type: 'license_resumed', license })).toBe("Resumed license ABCDE-… (by the vendor's staff)");
+    expect(toAuditEntry({ ...staff, type: 'license_extended', license, from: before, to: at })).toMatchObject({
+      actor: 'vendor-staff',
+      summary: "Extended license ABCDE-… until 2026-12-24 (by the vendor's staff)",
+    });
+    expect(summary({ ...who, type: 'license_suspended', license })).toBe('Suspended license ABCDE-…');
   });
 });

@@ -12,6 +12,13 @@ import { day, nodeLabel, plural } from '../licenses/license-rules';
 /** Who the entry belongs to (null once the account is gone) and who did it. */
 type Who = { userId: string | null; actor: string };
 
+/**
+ * The actor of what the vendor's staff do in the console: the customer's log says "by the vendor's
+ * staff" and never names the staff member (the staff audit log keeps who, console/staff.service.ts).
+ */
+export const STAFF_ACTOR = 'vendor-staff';
+export const BY_STAFF = " (by the vendor's staff)";
+
 /** A subscription as entries name it; a subscription row fits. */
 export type SubscriptionRef = { providerId: string; quantity: number; plan: string; interval: string };
 /** The invoice a change produced; an invoice row fits. */
@@ -33,7 +40,7 @@ type Facts =
   | { type: 'license_issued'; license: LicenseRef; maxNodes: number; expiresAt: Date; subscriptionId: string | null }
   | { type: 'license_resized'; license: LicenseRef; from: number; to: number }
   | { type: 'license_extended' | 'license_expired'; license: LicenseRef; from: Date; to: Date }
-  | { type: 'license_revoked'; license: LicenseRef }
+  | { type: 'license_revoked' | 'license_suspended' | 'license_resumed'; license: LicenseRef }
   // ---------- cards ----------
   | { type: 'card_added'; cardId: string; /** Unknown when the provider has not told us yet. */ card?: Card | undefined }
   | {
@@ -127,6 +134,11 @@ const onSubscription = (s: SubscriptionRef) => ({ subjectType: 'subscription', s
 
 /** The one place an event becomes its stored row: action, summary, subject and data. */
 export function toAuditEntry(event: AuditEvent): AuditEntry {
+  const entry = entryOf(event);
+  return event.actor === STAFF_ACTOR ? { ...entry, summary: entry.summary + BY_STAFF } : entry;
+}
+
+function entryOf(event: AuditEvent): AuditEntry {
   const who = { userId: event.userId, actor: event.actor, action: event.type };
   switch (event.type) {
     case 'signed_in':
@@ -189,6 +201,10 @@ export function toAuditEntry(event: AuditEvent): AuditEntry {
       };
     case 'license_revoked':
       return { ...who, ...onLicense(event.license), summary: `Revoked license ${shortKey(event.license.key)}` };
+    case 'license_suspended':
+      return { ...who, ...onLicense(event.license), summary: `Suspended license ${shortKey(event.license.key)}` };
+    case 'license_resumed':
+      return { ...who, ...onLicense(event.license), summary: `Resumed license ${shortKey(event.license.key)}` };
 
     case 'card_added':
       return { ...who, ...onCard(event.cardId), summary: addedCard(event.card) };

@@ -43,6 +43,7 @@ export function createBillingService(deps: BillingDeps) {
     changeInterval: changes.changeInterval,
     cancel: changes.cancel,
     reactivate: changes.reactivate,
+    cancelNow: changes.cancelNow,
     preview: changes.preview,
 
     listInvoices: documents.listInvoices,

@@ -5,7 +5,7 @@ import { AppError, notFound } from '../../lib/errors';
 import type { PaymentGateway, PlannedChange } from '../../providers/billing/gateway';
 import { billToOf, type BillingContext, type BillingUser } from './billing-context';
 import { billingRepository as repo, type SubscriptionRow } from './billing.repository';
-import { assertChangeable, describe, hasAccess, mayChange } from './lifecycle';
+import { assertChangeable, describe, endedNow, hasAccess, mayChange } from './lifecycle';
 import type { createRenewals } from './renewals';
 
 /**
@@ -75,15 +75,18 @@ export function createSubscriptionChanges(ctx: BillingContext, renewals: Pick<Re
       });
     },
 
-    /** Cancel at period end: the license stays valid until then. Cancelling twice changes nothing. */
-    async cancel(user: BillingUser, subscriptionId: string): Promise<Subscription> {
+    /**
+     * Cancel at period end: the license stays valid until then. Cancelling twice changes nothing.
+     * `actor` is the customer, or the vendor's staff acting for them (the console).
+     */
+    async cancel(user: BillingUser, subscriptionId: string, actor: string = user.email): Promise<Subscription> {
       return mutate(user, subscriptionId, async (tx, sub, gateway) => {
         if (!mayChange(sub, { kind: 'cancel' }, clock.now())) return sub;
         const row = await ctx.applyState(tx, sub, await gateway.setCancelAtPeriodEnd(tx, sub, true, randomUUID()));
         await audit.record(tx, {
           type: 'subscription_cancelled',
           userId: user.id,
-          actor: user.email,
+          actor,
           subscription: sub,
           endsOn: sub.currentPeriodEnd,
           by: 'customer',
@@ -98,17 +101,33 @@ export function createSubscriptionChanges(ctx: BillingContext, renewals: Pick<Re
     },
 
     /** Undo a cancellation before the period ends; no charge until the period ends. */
-    async reactivate(user: BillingUser, subscriptionId: string): Promise<Subscription> {
+    async reactivate(user: BillingUser, subscriptionId: string, actor: string = user.email): Promise<Subscription> {
       return mutate(user, subscriptionId, async (tx, sub, gateway) => {
         if (!mayChange(sub, { kind: 'reactivate' }, clock.now())) return sub;
         const row = await ctx.applyState(tx, sub, await gateway.setCancelAtPeriodEnd(tx, sub, false, randomUUID()));
         await audit.record(tx, {
           type: 'subscription_reactivated',
           userId: user.id,
-          actor: user.email,
+          actor,
           subscription: sub,
           renewsOn: sub.currentPeriodEnd,
         });
+        return row;
+      });
+    },
+
+    /**
+     * Ends the subscription now (the vendor's console): the provider stops it, the license expires
+     * now, nothing is refunded. An ended subscription is a 409.
+     */
+    async cancelNow(user: BillingUser, subscriptionId: string, actor: string): Promise<Subscription> {
+      return mutate(user, subscriptionId, async (tx, sub, gateway) => {
+        if (sub.status === 'canceled') throw new AppError('CONFLICT', 'This subscription has already ended');
+        const now = clock.now();
+        await gateway.cancelNow(tx, sub, randomUUID());
+        const row = await ctx.applyState(tx, sub, endedNow(sub, now));
+        if (hasAccess(sub)) await licenses.expireForSubscription(tx, sub.id, now, actor);
+        await audit.record(tx, { type: 'subscription_ended', userId: user.id, actor, subscription: sub });
         return row;
       });
     },

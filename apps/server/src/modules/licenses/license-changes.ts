@@ -153,5 +153,63 @@ export function createLicenseChanges(deps: LicenseChangesDeps) {
     return { key, alreadyRevoked: false };
   }
 
-  return { issue, resizeForSubscription, extendForSubscription, expireForSubscription, revokeAllForUser, revoke };
+  /** A license by key, locked, for a change by the vendor (the console); 404 when no license has it. */
+  async function lockForVendor(tx: Tx, key: string): Promise<LicenseRow> {
+    const license = await repo.lockByKey(tx, key);
+    if (!license) throw new AppError('NOT_FOUND', 'This license was not found');
+    return license;
+  }
+
+  /**
+   * Suspends (validation answers SUSPENDED, no activation) or resumes a license (the vendor's
+   * console). A revoked license (account deletion, the CLI) stays revoked; a change to the state it
+   * already has is refused, so the audit log never records one that did nothing.
+   */
+  async function setSuspended(tx: Tx, key: string, suspended: boolean, actor: string): Promise<LicenseRow> {
+    const license = await lockForVendor(tx, key);
+    if (license.revokedAt) throw new AppError('CONFLICT', 'This license was revoked; it cannot be suspended or resumed');
+    if ((license.status === 'suspended') === suspended) {
+      throw new AppError('CONFLICT', suspended ? 'This license is already suspended' : 'This license is not suspended');
+    }
+    const now = clock.now();
+    changing(license.key);
+    const status = suspended ? 'suspended' : 'active';
+    await repo.update(tx, license.id, { status, updatedAt: now });
+    await audit.record(tx, { type: suspended ? 'license_suspended' : 'license_resumed', userId: license.userId, actor, license });
+    return { ...license, status, updatedAt: now };
+  }
+
+  /**
+   * Moves a license's expiry `days` later (goodwill or grace, the vendor's console): from its
+   * expiry, or from now when it has already passed.
+   */
+  async function extendBy(tx: Tx, key: string, days: number, actor: string): Promise<LicenseRow> {
+    if (!Number.isInteger(days) || days < 1) throw new AppError('VALIDATION_FAILED', 'Extend by at least 1 day');
+    const license = await lockForVendor(tx, key);
+    const now = clock.now();
+    const from = Math.max(license.expiresAt.getTime(), now.getTime());
+    const expiresAt = new Date(from + days * 86_400_000);
+    changing(license.key);
+    await repo.update(tx, license.id, { expiresAt, updatedAt: now });
+    await audit.record(tx, {
+      type: 'license_extended',
+      userId: license.userId,
+      actor,
+      license,
+      from: license.expiresAt,
+      to: expiresAt,
+    });
+    return { ...license, expiresAt, updatedAt: now };
+  }
+
+  return {
+    issue,
+    resizeForSubscription,
+    extendForSubscription,
+    expireForSubscription,
+    revokeAllForUser,
+    revoke,
+    setSuspended,
+    extendBy,
+  };
 }

@@ -90,10 +90,23 @@ export function createAccountService(deps: AccountServiceDeps) {
     if (now.getTime() - auth.sessionCreatedAt.getTime() > RECENT_SIGN_IN_MINUTES * 60_000) {
       throw new AppError('RECENT_SIGN_IN_REQUIRED', 'For your security, sign in again to confirm the deletion');
     }
+    // Serialises a double-submitted deletion: the second finds no user and answers 401.
+    await erase(auth.userId, () => new AppError('UNAUTHENTICATED', 'Please sign in to continue'));
+  }
+
+  /**
+   * The same deletion, asked for by the customer through the vendor's staff (the console): no
+   * recent sign-in of the customer's to check; an unknown or already deleted account is a 404.
+   */
+  async function deleteByStaff(userId: string): Promise<void> {
+    await erase(userId, () => notFound('The customer'));
+  }
+
+  async function erase(userId: string, missing: () => AppError): Promise<void> {
+    const now = clock.now();
     await db.transaction(async (tx) => {
-      // Serialises a double-submitted deletion: the second finds no user and answers 401.
-      const user = await deps.users.lockForErasure(tx, auth.userId);
-      if (!user) throw new AppError('UNAUTHENTICATED', 'Please sign in to continue');
+      const user = await deps.users.lockForErasure(tx, userId);
+      if (!user) throw missing();
       await deps.billing.cancelAllNowForUser(tx, user.id);
       await deps.licenses.revokeAllForUser(tx, user.id, DELETION_ACTOR);
       await deps.auth.eraseForUser(tx, user);
@@ -111,9 +124,9 @@ export function createAccountService(deps: AccountServiceDeps) {
       });
     });
     void deps.outbox.kick();
-    deps.log.info({ userId: auth.userId }, 'account deleted');
+    deps.log.info({ userId }, 'account deleted');
   }
 
-  return { listActivity, exportData, deleteAccount };
+  return { listActivity, exportData, deleteAccount, deleteByStaff };
 }
 export type AccountService = ReturnType<typeof createAccountService>;

@@ -1,0 +1,116 @@
+import type { ConsoleCustomer } from '@portal/contract';
+import type { Db } from '../db/client';
+import type { Clock } from '../lib/clock';
+import { notFound } from '../lib/errors';
+import { BY_STAFF } from '../modules/audit/audit-events';
+import type { AuditService } from '../modules/audit/audit.service';
+import type { SessionService } from '../modules/auth/sessions';
+import type { BillingService } from '../modules/billing/billing.service';
+import { statusOf } from '../modules/licenses/licenses.service';
+import type { UserService } from '../modules/users/users.service';
+import { customerPageRepository as repo } from './customer-page.repository';
+import type { StaffService } from './staff.service';
+
+const RECENT = 50;
+const NODES_SHOWN = 200;
+
+export type CustomerPageDeps = {
+  db: Db;
+  clock: Clock;
+  /** Sessions idle longer than this many days have ended (the portal's SESSION_IDLE_DAYS). */
+  sessionIdleDays: number;
+  users: Pick<UserService, 'findById'>;
+  billing: Pick<BillingService, 'listSubscriptions' | 'listInvoices' | 'listPaymentMethods'>;
+  audit: Pick<AuditService, 'list'>;
+  sessions: Pick<SessionService, 'listForUser'>;
+  staff: Pick<StaffService, 'listAudit'>;
+};
+
+/**
+ * The customer page: the profile, billing's subscriptions (with each one's invoices, from its
+ * provider) and cards, licenses with node usage, nodes, the customer's own activity log, sign-ins
+ * and what staff did to the account. Each part comes from the domain that owns it.
+ */
+export function createCustomerPage(deps: CustomerPageDeps) {
+  const { db, clock } = deps;
+
+  async function getCustomer(userId: string): Promise<ConsoleCustomer> {
+    const user = await deps.users.findById(userId);
+    if (!user) throw notFound('The customer');
+    const now = clock.now();
+    const [subs, facts, licenses, nodes, cards, activity, sessions, staffActions] = await Promise.all([
+      deps.billing.listSubscriptions(userId),
+      repo.subscriptionFacts(db, userId),
+      repo.licenses(db, userId),
+      repo.nodes(db, userId, NODES_SHOWN),
+      deps.billing.listPaymentMethods(userId),
+      deps.audit.list(userId, 1, RECENT),
+      deps.sessions.listForUser(userId),
+      deps.staff.listAudit({ userId, page: 1, size: RECENT }),
+    ]);
+    const factOf = new Map(facts.map((f) => [f.providerId, f]));
+    const invoices = await Promise.all(subs.map((s) => deps.billing.listInvoices(userId, s.stripeId)));
+    const idleSince = now.getTime() - deps.sessionIdleDays * 86_400_000;
+
+    return {
+      profile: {
+        id: user.id,
+        email: user.email,
+        fname: user.fname,
+        lname: user.lname,
+        company: user.company,
+        picture: user.picture,
+        onboarded: user.onboarded,
+        linkedIdentity: user.identitySubject,
+        createdAt: user.createdAt.toISOString(),
+      },
+      subscriptions: subs.map((s, i) => {
+        const { stripeId, ...rest } = s;
+        const fact = factOf.get(stripeId);
+        return {
+          ...rest,
+          subscriptionId: stripeId,
+          provider: fact?.provider ?? 'local',
+          createdAt: (fact?.createdAt ?? new Date(s.currentPeriodStart)).toISOString(),
+          invoices: invoices[i] ?? [],
+        };
+      }),
+      licenses: licenses.map(({ license, subscriptionId }) => ({
+        licenseKey: license.key,
+        status: statusOf(license, now),
+        maxNodes: license.maxNodes,
+        activeNodes: license.activeNodes,
+        expiresAt: license.expiresAt.toISOString(),
+        createdAt: license.createdAt.toISOString(),
+        subscriptionId,
+      })),
+      nodes: nodes.map(({ node, key }) => ({
+        id: node.id,
+        licenseKey: key,
+        fingerprint: node.fingerprint,
+        hostname: node.hostname,
+        activatedAt: node.activatedAt.toISOString(),
+        lastSeenAt: node.lastSeenAt.toISOString(),
+      })),
+      cards: cards.map((c) => ({
+        brand: c.brand,
+        last4: c.last4,
+        expMonth: c.expMonth,
+        expYear: c.expYear,
+        isDefault: c.isDefault,
+      })),
+      activity: activity.items.map((a) => ({ ...a, byStaff: a.summary.endsWith(BY_STAFF) })),
+      signIns: sessions.slice(0, RECENT).map((s) => ({
+        method: s.method,
+        createdAt: s.createdAt.toISOString(),
+        lastSeenAt: s.lastSeenAt.toISOString(),
+        expiresAt: s.expiresAt.toISOString(),
+        active: s.expiresAt.getTime() > now.getTime() && s.lastSeenAt.getTime() > idleSince,
+      })),
+      staffActions: staffActions.items,
+    };
+  }
+
+  return { getCustomer };
+}
+export type CustomerPage = ReturnType<typeof createCustomerPage>;

@@ -1,0 +1,150 @@
+import type { ActionResult } from '@portal/contract';
+import type { Db, Tx } from '../db/client';
+import type { Clock } from '../lib/clock';
+import { notFound } from '../lib/errors';
+import { STAFF_ACTOR } from '../modules/audit/audit-events';
+import type { AuthService } from '../modules/auth/auth.service';
+import type { SessionService } from '../modules/auth/sessions';
+import type { BillingService } from '../modules/billing/billing.service';
+import type { LicenseService } from '../modules/licenses/licenses.service';
+import type { AccountService } from '../modules/users/account.service';
+import type { UserService } from '../modules/users/users.service';
+import { customerPageRepository as owners } from './customer-page.repository';
+import type { StaffActor, StaffService } from './staff.service';
+
+const DAY = 86_400_000;
+
+export type StaffActionsDeps = {
+  db: Db;
+  clock: Clock;
+  staff: Pick<StaffService, 'record'>;
+  users: Pick<UserService, 'findById'>;
+  licenses: Pick<LicenseService, 'setSuspended' | 'extendBy' | 'releaseNode' | 'issue'>;
+  billing: Pick<BillingService, 'cancel' | 'reactivate' | 'cancelNow'>;
+  auth: Pick<AuthService, 'requestLink'>;
+  sessions: Pick<SessionService, 'endAllForUser'>;
+  account: Pick<AccountService, 'deleteByStaff'>;
+};
+
+/** Who acted and why: every action takes it and leaves it in the staff audit log. */
+export type Why = { actor: StaffActor; reason: string };
+
+const done = (message: string): ActionResult => ({ ok: true, message });
+
+/**
+ * What staff do to a customer's account, each through the owning domain's own operation (its rules,
+ * its transaction, its activity entry, which reads "by the vendor's staff"), and each written to
+ * the staff audit log with who and why: in the domain's transaction where the operation takes
+ * one, else right after it succeeded.
+ */
+export function createStaffActions(deps: StaffActionsDeps) {
+  const { db, clock, staff } = deps;
+
+  async function customer(userId: string) {
+    const user = await deps.users.findById(userId);
+    if (!user) throw notFound('The customer');
+    return user;
+  }
+  async function licenseOwner(key: string): Promise<string> {
+    const userId = await owners.licenseOwner(db, key);
+    if (!userId) throw notFound('This license');
+    return userId;
+  }
+  async function subscriptionOwner(subscriptionId: string) {
+    const userId = await owners.subscriptionOwner(db, subscriptionId);
+    if (!userId) throw notFound('The subscription');
+    return customer(userId);
+  }
+  const audit = (tx: Tx, why: Why, action: string, userId: string | null, subject: string, data?: Record<string, unknown>) =>
+    staff.record(tx, why.actor, { action, reason: why.reason, userId, subject, data });
+
+  return {
+    async suspendLicense(why: Why, key: string) {
+      await db.transaction(async (tx) => {
+        const license = await deps.licenses.setSuspended(tx, key, true, STAFF_ACTOR);
+        await audit(tx, why, 'suspendLicense', license.userId, key);
+      });
+      return done(`License ${key} is suspended`);
+    },
+
+    async resumeLicense(why: Why, key: string) {
+      await db.transaction(async (tx) => {
+        const license = await deps.licenses.setSuspended(tx, key, false, STAFF_ACTOR);
+        await audit(tx, why, 'resumeLicense', license.userId, key);
+      });
+      return done(`License ${key} is active again`);
+    },
+
+    async extendLicense(why: Why, key: string, days: number) {
+      const license = await db.transaction(async (tx) => {
+        const l = await deps.licenses.extendBy(tx, key, days, STAFF_ACTOR);
+        await audit(tx, why, 'extendLicense', l.userId, key, { days, expiresAt: l.expiresAt.toISOString() });
+        return l;
+      });
+      return done(`License ${key} now expires on ${license.expiresAt.toISOString().slice(0, 10)}`);
+    },
+
+    async releaseNode(why: Why, key: string, nodeId: string) {
+      const userId = await licenseOwner(key);
+      await deps.licenses.releaseNode(userId, key, nodeId, STAFF_ACTOR);
+      await audit(db, why, 'releaseNode', userId, nodeId, { licenseKey: key });
+      return done('The node was released');
+    },
+
+    async issueLicense(why: Why, userId: string, maxNodes: number, days: number) {
+      await customer(userId);
+      const issued = await db.transaction(async (tx) => {
+        const expiresAt = new Date(clock.now().getTime() + days * DAY);
+        const l = await deps.licenses.issue(tx, { userId, subscriptionId: null, maxNodes, expiresAt, actor: STAFF_ACTOR });
+        await audit(tx, why, 'issueLicense', userId, l.key, { maxNodes, days });
+        return l;
+      });
+      return done(`Issued license ${issued.key}`);
+    },
+
+    async sendSignInLink(why: Why, userId: string) {
+      const user = await customer(userId);
+      await deps.auth.requestLink(user.email, undefined);
+      await audit(db, why, 'sendSignInLink', userId, user.id);
+      return done(`A sign-in link was sent to ${user.email}`);
+    },
+
+    async endSessions(why: Why, userId: string) {
+      await customer(userId);
+      await db.transaction(async (tx) => {
+        await deps.sessions.endAllForUser(tx, userId);
+        await audit(tx, why, 'endSessions', userId, userId);
+      });
+      return done('Every session of the customer has ended');
+    },
+
+    async cancelAtPeriodEnd(why: Why, subscriptionId: string) {
+      const user = await subscriptionOwner(subscriptionId);
+      const sub = await deps.billing.cancel(user, subscriptionId, STAFF_ACTOR);
+      await audit(db, why, 'cancelAtPeriodEnd', user.id, subscriptionId);
+      return done(`The subscription ends on ${sub.currentPeriodEnd.slice(0, 10)}`);
+    },
+
+    async reactivateSubscription(why: Why, subscriptionId: string) {
+      const user = await subscriptionOwner(subscriptionId);
+      await deps.billing.reactivate(user, subscriptionId, STAFF_ACTOR);
+      await audit(db, why, 'reactivateSubscription', user.id, subscriptionId);
+      return done('The subscription renews again');
+    },
+
+    async cancelNow(why: Why, subscriptionId: string) {
+      const user = await subscriptionOwner(subscriptionId);
+      await deps.billing.cancelNow(user, subscriptionId, STAFF_ACTOR);
+      await audit(db, why, 'cancelNow', user.id, subscriptionId);
+      return done('The subscription has ended');
+    },
+
+    /** The customer's own deletion (account.service); the audit row keeps the id, not the person. */
+    async deleteCustomer(why: Why, userId: string) {
+      await deps.account.deleteByStaff(userId);
+      await audit(db, why, 'deleteCustomer', null, userId);
+      return done('The customer was deleted and their personal data erased');
+    },
+  };
+}
+export type StaffActions = ReturnType<typeof createStaffActions>;

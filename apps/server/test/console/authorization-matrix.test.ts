@@ -1,0 +1,116 @@
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSOLE_ROUTES, STAFF_ROLES, type ConsoleRouteId, type StaffRole } from '@portal/contract';
+import { buildConsoleTestApp, type ConsoleTestApp } from '../console-helpers';
+import { changedTables, dbStateReader, settle } from '../fuzz/db-state';
+import { consoleFixtures, type ConsoleFixtures } from './fixtures';
+import { SAMPLES, type Sample } from './samples';
+
+/**
+ * The console's authorization matrix, generated from its route table (CONSOLE_ROUTES): for every
+ * route behind a role, no session and a customer's session get 401, each role 2xx or 403 as the
+ * table says, bad input 400; whatever is refused changes nothing in the database.
+ */
+
+/** Routes of the table the server does not offer yet (answer 404 to everyone). */
+const NOT_BUILT: ConsoleRouteId[] = [
+  'getOverview',
+  'listCustomers',
+  'listSubscriptions',
+  'listLicenses',
+  'listInvoices',
+  'refundInvoice',
+];
+const SIGN_IN: ConsoleRouteId[] = ['requestLink', 'exchangeLink', 'signOut'];
+
+const guarded = (Object.keys(SAMPLES) as Array<keyof typeof SAMPLES>).filter((id) => !NOT_BUILT.includes(id));
+
+let t: ConsoleTestApp;
+let fx: ConsoleFixtures;
+let staff: Record<StaffRole, string>;
+let reader: Awaited<ReturnType<typeof dbStateReader>>;
+
+beforeAll(async () => {
+  t = await buildConsoleTestApp();
+  staff = await t.staffOfEachRole();
+  fx = await consoleFixtures(t);
+  reader = await dbStateReader(t);
+  await settle(t);
+});
+afterAll(() => t?.close());
+
+function requestOf(id: ConsoleRouteId, sample: Sample, cookie: string | undefined): InjectOptions {
+  const route = CONSOLE_ROUTES[id];
+  const url = route.path.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(sample.params?.[name] ?? ''));
+  const query = new URLSearchParams(sample.query ?? {}).toString();
+  return {
+    method: route.method,
+    url: url + (query ? `?${query}` : ''),
+    headers: cookie ? { cookie } : {},
+    ...(sample.body !== undefined ? { payload: sample.body as object } : {}),
+  };
+}
+
+async function unchanged(fn: () => Promise<void>) {
+  await settle(t);
+  const before = await reader.read();
+  await fn();
+  await settle(t);
+  expect(changedTables(before, await reader.read()), 'tables changed').toEqual([]);
+}
+
+function expectStatus(res: LightMyRequestResponse, status: number, code: string | undefined, what: string) {
+  expect(res.statusCode, `${what}: ${res.body}`).toBe(status);
+  if (code) expect(res.json().code, what).toBe(code);
+}
+
+describe('the matrix', () => {
+  it('covers every route of the table: each is offered (or listed as not built yet) and has a sample', () => {
+    const ids = Object.keys(CONSOLE_ROUTES) as ConsoleRouteId[];
+    for (const id of ids) {
+      const { method, path } = CONSOLE_ROUTES[id];
+      expect(t.consoleApp.hasRoute({ method, url: path }), `${id} ${method} ${path}`).toBe(!NOT_BUILT.includes(id));
+      if (!SIGN_IN.includes(id)) expect(SAMPLES, id).toHaveProperty(id);
+    }
+    expect(ids.filter((id) => CONSOLE_ROUTES[id].roles === null).sort()).toEqual([...SIGN_IN].sort());
+  });
+});
+
+describe.each(guarded.map((id) => [id] as const))('%s', (id) => {
+  const entry = SAMPLES[id];
+  const allowed = CONSOLE_ROUTES[id].roles as readonly StaffRole[];
+
+  it('no session, or a customer session under either cookie name: 401, nothing changes', async () => {
+    const sample = await entry.ok(fx);
+    const customer = fx.a.cookie.split('=')[1]!;
+    await unchanged(async () => {
+      for (const cookie of [undefined, fx.a.cookie, `portal_console_session=${customer}`]) {
+        expectStatus(await t.consoleApp.inject(requestOf(id, sample, cookie)), 401, 'UNAUTHENTICATED', `cookie ${cookie}`);
+      }
+    });
+  });
+
+  it.each(STAFF_ROLES.filter((r) => !allowed.includes(r)))('role %s: 403, nothing changes', async (role) => {
+    const sample = await entry.ok(fx);
+    await unchanged(async () => {
+      expectStatus(await t.consoleApp.inject(requestOf(id, sample, staff[role])), 403, 'FORBIDDEN', role);
+    });
+  });
+
+  if (entry.bad) {
+    const bad = entry.bad;
+    it('bad input: 400 for a role that may call it, nothing changes', async () => {
+      await unchanged(async () => {
+        const res = await t.consoleApp.inject(requestOf(id, bad(fx), staff[allowed[0]!]));
+        expectStatus(res, 400, undefined, 'bad input');
+        expect(res.json().message).toBeTruthy();
+      });
+    });
+  }
+
+  it.each([...allowed])('role %s gets through', async (role) => {
+    const res = await t.consoleApp.inject(requestOf(id, await entry.ok(fx), staff[role]));
+    expect(res.statusCode, res.body).toBe(entry.status ?? 200);
+    await settle(t);
+  });
+});

@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { users } from '../../src/db/schema/index';
+import type { ConsoleTestApp } from '../console-helpers';
+import { customerWithEverything, signIn, type Customer } from '../fuzz/customers';
+import { settle } from '../fuzz/db-state';
+
+/**
+ * What the console's tests act on: a customer who owns one of everything, and fresh things
+ * (licenses, nodes, subscriptions, customers, staff) for actions that may only happen once.
+ */
+export async function consoleFixtures(t: ConsoleTestApp) {
+  const a: Customer = await customerWithEverything(t, `console-a-${randomUUID().slice(0, 8)}@example.com`);
+  const userId = await idOf(t, a.email);
+  let n = 0;
+  const fx = {
+    a,
+    userId,
+    /** A new complimentary license of A's. */
+    async license(): Promise<string> {
+      const issued = await t.app.ctx.services.licenses.issueForEmail({
+        email: a.email,
+        maxNodes: 3,
+        expiresAt: new Date(t.clock.now().getTime() + 30 * 86_400_000),
+        actor: 'test',
+      });
+      return issued.key;
+    },
+    /** A new license of A's, suspended. */
+    async suspendedLicense(): Promise<string> {
+      const key = await fx.license();
+      await t.db.transaction((tx) => t.app.ctx.services.licenses.setSuspended(tx, key, true, 'test'));
+      return key;
+    },
+    /** A node activated on a new license of A's. */
+    async node(): Promise<{ licenseKey: string; nodeId: string }> {
+      const licenseKey = await fx.license();
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/licenses/${licenseKey}/activate`,
+        payload: { fingerprint: `fp-${++n}`, hostname: `host-${n}` },
+      });
+      if (res.statusCode !== 201) throw new Error(`activate: ${res.statusCode} ${res.body}`);
+      return { licenseKey, nodeId: res.json().node.id as string };
+    },
+    /** A new monthly subscription of A's (paid with A's default card). */
+    async subscription(): Promise<string> {
+      t.clock.advance(11_000); // past checkout's de-duplication window
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/billing/intents/checkout',
+        headers: { cookie: a.cookie },
+        payload: { interval: 'month', quantity: 1 },
+      });
+      if (res.statusCode !== 201) throw new Error(`checkout: ${res.statusCode} ${res.body}`);
+      await settle(t);
+      return res.json().subscription.stripeId as string;
+    },
+    /** A new subscription of A's, cancelled at the period end. */
+    async cancelledSubscription(): Promise<string> {
+      const id = await fx.subscription();
+      const user = (await t.app.ctx.services.users.findById(userId))!;
+      await t.app.ctx.services.billing.cancel(user, id);
+      await settle(t);
+      return id;
+    },
+    /** A new signed-in customer: their id. */
+    async customer(): Promise<string> {
+      const c = await signIn(t, `console-fresh-${++n}-${randomUUID().slice(0, 6)}@example.com`);
+      return idOf(t, c.email);
+    },
+    /** A new support member: their id. */
+    async staffMember(): Promise<string> {
+      return (await t.addStaff(`member-${++n}@vendor.example`, 'support')).id;
+    },
+    freshEmail: () => `new-${++n}@vendor.example`,
+  };
+  return fx;
+}
+export type ConsoleFixtures = Awaited<ReturnType<typeof consoleFixtures>>;
+
+/** A customer's id (what the console's paths take) by address. */
+export async function idOf(t: ConsoleTestApp, email: string): Promise<string> {
+  const [row] = await t.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  if (!row) throw new Error(`no user ${email}`);
+  return row.id;
+}

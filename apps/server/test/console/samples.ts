@@ -1,0 +1,91 @@
+import type { ConsoleRouteId } from '@portal/contract';
+import type { ConsoleFixtures } from './fixtures';
+
+export type Sample = { params?: Record<string, string>; query?: Record<string, string>; body?: unknown };
+
+const reason = { reason: 'Customer asked on ticket #4711' };
+
+/**
+ * For each console route behind a role: a request that succeeds (`ok`, made fresh for each call
+ * when the action can only happen once), and one with bad input (`bad`, 400) where the route takes
+ * any. The authorization matrix runs every route of CONSOLE_ROUTES through these.
+ */
+export const SAMPLES: Record<
+  Exclude<ConsoleRouteId, 'requestLink' | 'exchangeLink' | 'signOut'>,
+  { ok: (fx: ConsoleFixtures) => Promise<Sample> | Sample; bad?: (fx: ConsoleFixtures) => Sample; status?: number }
+> = {
+  me: { ok: () => ({}) },
+  search: { ok: () => ({ query: { q: 'console-a' } }), bad: () => ({ query: { q: 'x' } }) },
+  getCustomer: { ok: (fx) => ({ params: { userId: fx.userId } }), bad: () => ({ params: { userId: 'not-an-id' } }) },
+  getOverview: { ok: () => ({}), bad: () => ({ query: { extra: '1' } }) },
+  listCustomers: { ok: () => ({ query: { sort: 'email' } }), bad: () => ({ query: { sort: 'password' } }) },
+  listSubscriptions: { ok: () => ({ query: { status: 'active' } }), bad: () => ({ query: { status: 'maybe' } }) },
+  listLicenses: { ok: () => ({ query: { expiringWithinDays: '60' } }), bad: () => ({ query: { size: '1000' } }) },
+  listInvoices: { ok: () => ({ query: { status: 'paid' } }), bad: () => ({ query: { order: 'sideways' } }) },
+  listStaffAudit: { ok: () => ({}), bad: () => ({ query: { page: '0' } }) },
+
+  listStaff: { ok: () => ({}) },
+  addStaff: {
+    ok: (fx) => ({ body: { email: fx.freshEmail(), role: 'billing' } }),
+    bad: () => ({ body: { email: 'x@vendor.example', role: 'admin' } }),
+    status: 201,
+  },
+  updateStaff: {
+    ok: async (fx) => ({ params: { id: await fx.staffMember() }, body: { role: 'billing' } }),
+    bad: () => ({ params: { id: 'not-an-id' }, body: { role: 'billing' } }),
+  },
+  removeStaff: {
+    ok: async (fx) => ({ params: { id: await fx.staffMember() } }),
+    bad: () => ({ params: { id: 'not-an-id' } }),
+    status: 204,
+  },
+
+  suspendLicense: {
+    ok: async (fx) => ({ params: { licenseKey: await fx.license() }, body: reason }),
+    bad: (fx) => ({ params: { licenseKey: fx.a.ids.licenseKey! }, body: { reason: '   ' } }),
+  },
+  resumeLicense: {
+    ok: async (fx) => ({ params: { licenseKey: await fx.suspendedLicense() }, body: reason }),
+    bad: (fx) => ({ params: { licenseKey: fx.a.ids.licenseKey! }, body: {} }),
+  },
+  extendLicense: {
+    ok: (fx) => ({ params: { licenseKey: fx.a.ids.licenseKey! }, body: { ...reason, days: 30 } }),
+    bad: (fx) => ({ params: { licenseKey: fx.a.ids.licenseKey! }, body: { ...reason, days: 3651 } }),
+  },
+  releaseNode: {
+    ok: async (fx) => ({ params: await fx.node(), body: reason }),
+    bad: (fx) => ({ params: { licenseKey: fx.a.ids.licenseKey!, nodeId: 'not-a-node' }, body: reason }),
+  },
+  issueLicense: {
+    ok: (fx) => ({ params: { userId: fx.userId }, body: { ...reason, maxNodes: 2, days: 30 } }),
+    bad: (fx) => ({ params: { userId: fx.userId }, body: { ...reason, maxNodes: 0, days: 30 } }),
+  },
+  sendSignInLink: {
+    ok: (fx) => ({ params: { userId: fx.userId }, body: reason }),
+    bad: (fx) => ({ params: { userId: fx.userId }, body: { reason: 'x'.repeat(501) } }),
+  },
+  endSessions: {
+    ok: async (fx) => ({ params: { userId: await fx.customer() }, body: reason }),
+    bad: (fx) => ({ params: { userId: fx.userId }, body: { reason: 'ok', extra: true } }),
+  },
+  cancelAtPeriodEnd: {
+    ok: async (fx) => ({ params: { subscriptionId: await fx.subscription() }, body: reason }),
+    bad: (fx) => ({ params: { subscriptionId: fx.a.ids.stripeId! }, body: { reason: 'a\u0000b' } }),
+  },
+  reactivateSubscription: {
+    ok: async (fx) => ({ params: { subscriptionId: await fx.cancelledSubscription() }, body: reason }),
+    bad: (fx) => ({ params: { subscriptionId: fx.a.ids.stripeId! }, body: { reason: 42 } }),
+  },
+  cancelNow: {
+    ok: async (fx) => ({ params: { subscriptionId: await fx.subscription() }, body: reason }),
+    bad: (fx) => ({ params: { subscriptionId: fx.a.ids.stripeId! }, body: {} }),
+  },
+  refundInvoice: {
+    ok: (fx) => ({ params: { invoiceId: fx.a.ids.invoiceId! }, body: reason }),
+    bad: (fx) => ({ params: { invoiceId: fx.a.ids.invoiceId! }, body: { ...reason, amount: -5 } }),
+  },
+  deleteCustomer: {
+    ok: async (fx) => ({ params: { userId: await fx.customer() }, body: reason }),
+    bad: (fx) => ({ params: { userId: fx.userId }, body: { reason: '' } }),
+  },
+};
