@@ -1,65 +1,12 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
-import {
-  baseUrl,
-  describe,
-  expect,
-  it,
-  latestSignInLink,
-  sendSignInLink,
-  transitionsDone,
-  uniqueEmail,
-  WCAG_TAGS,
-  type NewCustomer,
-} from './fixtures';
+import { expectAccessible } from './axe';
+import { baseUrl, describe, expect, it, latestSignInLink, sendSignInLink, uniqueEmail, type NewCustomer } from './fixtures';
 
 /**
  * axe-core on every page and state of the portal, in the light and the dark colour scheme:
  * WCAG 2.0, 2.1 and 2.2 A and AA rules, and no violation allowed. A failure prints each
  * violation's rule, impact, help text and the selectors of the elements, so it can be fixed.
  */
-
-type Finding = { id: string; impact: string | null | undefined; help: string; targets: string[] };
-
-/** Skeletons and spinners: marked busy, or labelled 'Loading …' in the page or a dialog (not the route progress bar). */
-const BUSY = '[aria-busy="true"], main [aria-label^="Loading"], [role="dialog"] [aria-label^="Loading"]';
-
-/** Nothing is loading in the page any more. */
-async function loaded(page: Page) {
-  await expect
-    .poll(() => page.evaluate((busy) => document.querySelectorAll(busy).length, BUSY), {
-      timeout: 30_000,
-    })
-    .toBe(0);
-}
-
-/** Runs axe on the page as it is now and expects no violation; prints what it found first. */
-async function expectAccessible(page: Page, where: string) {
-  await loaded(page);
-  await transitionsDone(page);
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-  const findings: Finding[] = violations.map((v) => ({
-    id: v.id,
-    impact: v.impact,
-    help: v.help,
-    targets: v.nodes.map((n) => n.target.map(String).join(' >> ')),
-  }));
-  if (violations.length > 0) {
-    const report = violations
-      .map(
-        (v) =>
-          `  ${v.id} (${v.impact}): ${v.help}\n` +
-          v.nodes
-            .map(
-              (n) => `    - ${n.target.map(String).join(' >> ')}\n      ${(n.failureSummary ?? '').replace(/\n/g, '\n      ')}`,
-            )
-            .join('\n'),
-      )
-      .join('\n');
-    console.error(`axe violations on ${where}:\n${report}`);
-  }
-  expect(findings, where).toEqual([]);
-}
 
 const h1 = (page: Page, name?: string | RegExp) => page.getByRole('heading', { level: 1, ...(name ? { name } : {}) });
 

@@ -28,7 +28,7 @@ export function TopBar({ mobile, menuOpen, onToggleMenu }: TopBarProps) {
         </Link>
       )}
       <Box style={{ flex: 1, minWidth: 0 }} maw={560} mx={mobile ? 0 : 'auto'}>
-        <SearchBox />
+        <SearchBox compact={mobile} />
       </Box>
       <Tooltip label={`Switch to the ${next} theme`}>
         <ActionIcon

@@ -3,10 +3,54 @@ import { IconActivity } from '@tabler/icons-react';
 import type { ConsoleActivity, StaffAuditEntry } from '@portal/contract';
 import { SectionCard } from '@web/components/section-card';
 import { formatDateTime, localizeDates } from '@web/lib/format';
+import { ShowMore } from '../../../components/show-more';
 import { actionLabel } from '../../../lib/audit-labels';
+
+function ActivityEntry({ entry }: { entry: ConsoleActivity }) {
+  return (
+    <Group justify="space-between" wrap="nowrap" align="flex-start" gap="md">
+      <Stack gap={2} style={{ minWidth: 0 }}>
+        <Text size="sm">{localizeDates(entry.summary)}</Text>
+        <Text size="xs" c="dimmed">
+          {formatDateTime(entry.createdAt)}
+        </Text>
+      </Stack>
+      {entry.byStaff ? (
+        <Badge size="sm" variant="light" color="brand" style={{ flexShrink: 0 }}>
+          By staff
+        </Badge>
+      ) : null}
+    </Group>
+  );
+}
+
+function StaffEntry({ entry }: { entry: StaffAuditEntry }) {
+  return (
+    <Stack gap={2}>
+      <Text size="sm" fw={500}>
+        {actionLabel(entry.action)}
+        {entry.subject ? (
+          <Text span size="sm" c="dimmed" ff="monospace">
+            {' '}
+            {entry.subject}
+          </Text>
+        ) : null}
+      </Text>
+      <Text size="sm">“{entry.reason}”</Text>
+      <Text size="xs" c="dimmed">
+        {entry.staffEmail} · {formatDateTime(entry.at)}
+      </Text>
+    </Stack>
+  );
+}
 
 /** What happened on the account (as the customer reads it) and what staff did, with their reasons. */
 export function ActivitySection({ activity, staffActions }: { activity: ConsoleActivity[]; staffActions: StaffAuditEntry[] }) {
+  const count = staffActions.length ? (
+    <Badge size="xs" variant="light" color="gray" circle>
+      {staffActions.length}
+    </Badge>
+  ) : null;
   return (
     <SectionCard
       icon={<IconActivity size={18} stroke={1.6} />}
@@ -16,16 +60,7 @@ export function ActivitySection({ activity, staffActions }: { activity: ConsoleA
       <Tabs defaultValue="activity" keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="activity">Customer activity</Tabs.Tab>
-          <Tabs.Tab
-            value="staff"
-            rightSection={
-              staffActions.length ? (
-                <Badge size="xs" variant="light" color="gray" circle>
-                  {staffActions.length}
-                </Badge>
-              ) : null
-            }
-          >
+          <Tabs.Tab value="staff" rightSection={count}>
             Staff actions
           </Tabs.Tab>
         </Tabs.List>
@@ -35,23 +70,7 @@ export function ActivitySection({ activity, staffActions }: { activity: ConsoleA
               Nothing recorded yet.
             </Text>
           ) : (
-            <Stack gap="sm">
-              {activity.map((a) => (
-                <Group key={a.id} justify="space-between" wrap="nowrap" align="flex-start" gap="md">
-                  <Stack gap={2} style={{ minWidth: 0 }}>
-                    <Text size="sm">{localizeDates(a.summary)}</Text>
-                    <Text size="xs" c="dimmed">
-                      {formatDateTime(a.createdAt)}
-                    </Text>
-                  </Stack>
-                  {a.byStaff ? (
-                    <Badge size="sm" variant="light" color="brand" style={{ flexShrink: 0 }}>
-                      By staff
-                    </Badge>
-                  ) : null}
-                </Group>
-              ))}
-            </Stack>
+            <ShowMore items={activity} initial={8} noun="entries" render={(a) => <ActivityEntry key={a.id} entry={a} />} />
           )}
         </Tabs.Panel>
         <Tabs.Panel value="staff" pt="md">
@@ -60,25 +79,7 @@ export function ActivitySection({ activity, staffActions }: { activity: ConsoleA
               No staff action on this account.
             </Text>
           ) : (
-            <Stack gap="sm">
-              {staffActions.map((s) => (
-                <Stack key={s.id} gap={2}>
-                  <Text size="sm" fw={500}>
-                    {actionLabel(s.action)}
-                    {s.subject ? (
-                      <Text span size="sm" c="dimmed" ff="monospace">
-                        {' '}
-                        {s.subject}
-                      </Text>
-                    ) : null}
-                  </Text>
-                  <Text size="sm">“{s.reason}”</Text>
-                  <Text size="xs" c="dimmed">
-                    {s.staffEmail} · {formatDateTime(s.at)}
-                  </Text>
-                </Stack>
-              ))}
-            </Stack>
+            <ShowMore items={staffActions} initial={8} noun="actions" render={(s) => <StaffEntry key={s.id} entry={s} />} />
           )}
         </Tabs.Panel>
       </Tabs>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Grid, Stack } from '@mantine/core';
+import { Grid, SimpleGrid, Stack } from '@mantine/core';
 import { displayName } from '@portal/contract';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { ErrorDisplay } from '@web/components/error-display';
@@ -53,8 +53,9 @@ export default function CustomerPage() {
       actions={<CustomerActions profile={profile} onAction={act} />}
     >
       <CustomerSummary customer={data} />
+      {/* Two columns on wide screens; below, the compact profile cards come first, side by side. */}
       <Grid gap="lg" align="flex-start">
-        <Grid.Col span={{ base: 12, lg: 8 }}>
+        <Grid.Col span={{ base: 12, xl: 8 }}>
           <Stack gap="lg">
             <SubscriptionsSection subscriptions={data.subscriptions} onAction={act} />
             <LicensesSection licenses={data.licenses} onAction={act} />
@@ -62,11 +63,11 @@ export default function CustomerPage() {
             <ActivitySection activity={data.activity} staffActions={data.staffActions} />
           </Stack>
         </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 4 }}>
-          <Stack gap="lg">
+        <Grid.Col span={{ base: 12, xl: 4 }} order={{ base: -1, xl: 0 }}>
+          <SimpleGrid cols={{ base: 1, md: 2, xl: 1 }} spacing="lg">
             <ProfileCard customer={data} />
             <SignInsSection signIns={data.signIns} />
-          </Stack>
+          </SimpleGrid>
         </Grid.Col>
       </Grid>
       <ActionDialog

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Table, type TableThProps } from '@mantine/core';
+import { Table, type TableThProps, VisuallyHidden } from '@mantine/core';
 import type { Icon } from '@tabler/icons-react';
 import { EmptyState } from '@web/components/empty-state';
 import { SectionCard } from '@web/components/section-card';
@@ -53,7 +53,7 @@ export function SectionTable({
               ),
             )}
             <Table.Th w={40}>
-              <span className="mantine-visually-hidden">Actions</span>
+              <VisuallyHidden>Actions</VisuallyHidden>
             </Table.Th>
           </Table.Tr>
         </Table.Thead>

@@ -28,17 +28,17 @@ export function CustomerSkeleton() {
         ))}
       </SimpleGrid>
       <Grid gap="lg">
-        <Grid.Col span={{ base: 12, lg: 8 }}>
+        <Grid.Col span={{ base: 12, xl: 8 }}>
           <Stack gap="lg">
             <CardSkeleton rows={4} />
             <CardSkeleton rows={3} />
           </Stack>
         </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 4 }}>
-          <Stack gap="lg">
+        <Grid.Col span={{ base: 12, xl: 4 }} order={{ base: -1, xl: 0 }}>
+          <SimpleGrid cols={{ base: 1, md: 2, xl: 1 }} spacing="lg">
             <CardSkeleton rows={6} />
             <CardSkeleton rows={3} />
-          </Stack>
+          </SimpleGrid>
         </Grid.Col>
       </Grid>
     </Stack>

@@ -25,7 +25,7 @@ export function InvoicesTable({ invoices, onAction }: { invoices: Invoice[]; onA
         const badge = invoiceBadge(i.status);
         return (
           <Table.Tr key={i.id}>
-            <Table.Td ff="monospace">
+            <Table.Td ff="monospace" style={{ whiteSpace: 'nowrap' }}>
               {i.url ? (
                 <Anchor href={i.url} target="_blank" rel="noopener noreferrer" size="sm" ff="monospace">
                   {i.number}
@@ -34,7 +34,7 @@ export function InvoicesTable({ invoices, onAction }: { invoices: Invoice[]; onA
                 i.number
               )}
             </Table.Td>
-            <Table.Td>{formatDate(i.created)}</Table.Td>
+            <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(i.created)}</Table.Td>
             <Table.Td c="dimmed">
               {formatDate(i.periodStart)} – {formatDate(i.periodEnd)}
             </Table.Td>

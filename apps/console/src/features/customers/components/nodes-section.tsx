@@ -30,7 +30,7 @@ export function NodesSection({ nodes, onAction }: { nodes: ConsoleNode[]; onActi
           const name = n.hostname ?? n.fingerprint;
           return (
             <Table.Tr key={n.id}>
-              <Table.Td fw={500}>
+              <Table.Td fw={500} style={{ whiteSpace: 'nowrap' }}>
                 {n.hostname ?? (
                   <Text span c="dimmed" size="sm">
                     Unnamed

@@ -4,6 +4,7 @@ import type { ConsoleSignIn } from '@portal/contract';
 import { SectionCard } from '@web/components/section-card';
 import { StatusBadge } from '@web/components/status-badge';
 import { formatDateTime, formatRelative } from '@web/lib/format';
+import { ShowMore } from '../../../components/show-more';
 
 const METHOD: Record<string, string> = { link: 'E-mail link', email: 'E-mail link', google: 'Google' };
 
@@ -22,8 +23,11 @@ export function SignInsSection({ signIns }: { signIns: ConsoleSignIn[] }) {
           Never signed in.
         </Text>
       ) : (
-        <Stack gap="sm">
-          {signIns.map((s) => (
+        <ShowMore
+          items={signIns}
+          initial={5}
+          noun="sign-ins"
+          render={(s) => (
             <Group key={`${s.createdAt}-${s.method}`} justify="space-between" wrap="nowrap" gap="sm">
               <Stack gap={0} style={{ minWidth: 0 }}>
                 <Text size="sm" fw={500}>
@@ -39,8 +43,8 @@ export function SignInsSection({ signIns }: { signIns: ConsoleSignIn[] }) {
                 {s.active ? 'Active' : 'Ended'}
               </StatusBadge>
             </Group>
-          ))}
-        </Stack>
+          )}
+        />
       )}
     </SectionCard>
   );

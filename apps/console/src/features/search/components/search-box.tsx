@@ -17,7 +17,7 @@ export const SEARCH_DEBOUNCE_MS = 200;
  * hostname, subscription or invoice number. Answers as you type, grouped by kind; arrows move,
  * Enter opens, Escape closes; "/" anywhere puts the cursor here.
  */
-export function SearchBox() {
+export function SearchBox({ compact = false }: { compact?: boolean }) {
   const navigate = useNavigate();
   const input = useRef<HTMLInputElement>(null);
   const [value, setValue] = useState('');
@@ -60,9 +60,9 @@ export function SearchBox() {
           ref={input}
           type="search"
           aria-label="Search customers, licenses, nodes, subscriptions and invoices"
-          placeholder="Search e-mail, name, license key, hostname, invoice…"
+          placeholder={compact ? 'Search' : 'Search e-mail, name, license key, hostname, invoice…'}
           leftSection={<IconSearch size={16} stroke={1.8} />}
-          rightSection={isFetching ? <Loader size={14} /> : <Kbd size="xs">/</Kbd>}
+          rightSection={isFetching ? <Loader size={14} /> : compact ? null : <Kbd size="xs">/</Kbd>}
           rightSectionPointerEvents="none"
           value={value}
           onChange={(event) => {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Button, Paper, Select, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Paper, Select, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconTrash, IconUserPlus, IconUserShield } from '@tabler/icons-react';
 import { STAFF_ROLES, type StaffMember, type StaffRole } from '@portal/contract';
@@ -76,7 +76,7 @@ export default function StaffPage() {
                 <Table.Th>Last sign-in</Table.Th>
                 <Table.Th>Added</Table.Th>
                 <Table.Th w={48}>
-                  <span className="mantine-visually-hidden">Remove</span>
+                  <VisuallyHidden>Remove</VisuallyHidden>
                 </Table.Th>
               </Table.Tr>
             </Table.Thead>

@@ -1,0 +1,51 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { transitionsDone, WCAG_TAGS } from './fixtures';
+
+/**
+ * axe-core on a page as it stands, for the portal's and the console's browser tests: WCAG 2.0, 2.1
+ * and 2.2 A and AA rules, no violation allowed, once nothing is loading and no transition runs.
+ */
+
+type Finding = { id: string; impact: string | null | undefined; help: string; targets: string[] };
+
+/** Skeletons and spinners: marked busy, or labelled 'Loading …' in the page or a dialog (not the route progress bar). */
+const BUSY = '[aria-busy="true"], main [aria-label^="Loading"], [role="dialog"] [aria-label^="Loading"]';
+
+/** Nothing is loading in the page any more. */
+async function loaded(page: Page) {
+  await expect
+    .poll(() => page.evaluate((busy) => document.querySelectorAll(busy).length, BUSY), {
+      timeout: 30_000,
+    })
+    .toBe(0);
+}
+
+/** Runs axe on the page as it is now and expects no violation; prints what it found first. */
+export async function expectAccessible(page: Page, where: string) {
+  await loaded(page);
+  await transitionsDone(page);
+  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+  const findings: Finding[] = violations.map((v) => ({
+    id: v.id,
+    impact: v.impact,
+    help: v.help,
+    targets: v.nodes.map((n) => n.target.map(String).join(' >> ')),
+  }));
+  if (violations.length > 0) {
+    const report = violations
+      .map(
+        (v) =>
+          `  ${v.id} (${v.impact}): ${v.help}\n` +
+          v.nodes
+            .map(
+              (n) => `    - ${n.target.map(String).join(' >> ')}\n      ${(n.failureSummary ?? '').replace(/\n/g, '\n      ')}`,
+            )
+            .join('\n'),
+      )
+      .join('\n');
+    console.error(`axe violations on ${where}:\n${report}`);
+  }
+  expect(findings, where).toEqual([]);
+}
