@@ -18,6 +18,9 @@ import { createCustomerPage } from './customer-page';
 import { actionsRoutes } from './routes/actions.routes';
 import { consoleAuthRoutes } from './routes/console-auth.routes';
 import { customersRoutes } from './routes/customers.routes';
+import { reportsRoutes } from './routes/reports.routes';
+import { createLists } from './lists';
+import { createOverview } from './overview';
 import { staffRoutes } from './routes/staff.routes';
 import { createStaffActions } from './staff-actions';
 import { createStaffAuth, STAFF_ABSOLUTE_MS } from './staff-auth';
@@ -115,6 +118,8 @@ export async function buildConsoleApp(config: Config, deps: ConsoleDeps): Promis
   await app.register(customersRoutes, { db, page });
   const actions = createStaffActions({ db, clock, staff, users, licenses, billing, auth: services.auth, sessions, account });
   await app.register(actionsRoutes, { actions });
+  const overview = createOverview({ db, clock, currency: config.pricing.currency });
+  await app.register(reportsRoutes, { lists: createLists({ db, clock }), overview });
 
   if (webBuilt) await registerWebApp(app, dist);
 
