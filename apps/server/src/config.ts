@@ -69,6 +69,7 @@ const EnvSchema = z.object({
   STRIPE_API_URL: url(['http:', 'https:']),
   STRIPE_PRICE_MONTH: optionalString,
   STRIPE_PRICE_YEAR: optionalString,
+  STRIPE_SENDS_RECEIPTS: optionalString.pipe(z.enum(['true', 'false'], { error: 'must be true or false' }).optional()),
   BRAND_NAME: z.string().default('Customer Portal'),
   BRAND_LOGO_URL: optionalString,
   BRAND_ACCENT_COLOR: z
@@ -196,6 +197,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           apiUrl: e.STRIPE_API_URL,
           priceMonth: e.STRIPE_PRICE_MONTH,
           priceYear: e.STRIPE_PRICE_YEAR,
+          /** Stripe e-mails its own receipts (its "Successful payments" setting): the portal sends none for Stripe's invoices. */
+          sendsReceipts: e.STRIPE_SENDS_RECEIPTS === 'true',
         }
       : undefined,
     brand: {

@@ -11,7 +11,7 @@ export type SignOptions = { secret?: string; timestamp?: number };
  * to it). `sign` writes a Stripe-Signature header for a webhook payload as Stripe does: the app's
  * webhook secret and the app's clock unless given.
  */
-export async function buildStripeTestApp(keys: StripeKeys, start?: Date) {
+export async function buildStripeTestApp(keys: StripeKeys, start?: Date, env: Record<string, string> = {}) {
   // The stand-in asks for the time before the app exists.
   const built: { t?: TestApp } = {};
   const wire: StripeWireServer = await startStripeWireServer({
@@ -29,6 +29,7 @@ export async function buildStripeTestApp(keys: StripeKeys, start?: Date) {
     STRIPE_API_URL: wire.url,
     STRIPE_PRICE_MONTH: 'price_month',
     STRIPE_PRICE_YEAR: 'price_year',
+    ...env,
   });
   built.t = app;
   if (start) app.clock.set(start);

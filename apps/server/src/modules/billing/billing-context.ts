@@ -95,6 +95,8 @@ export function createBillingContext(deps: BillingDeps) {
 
   async function sendReceipt(tx: Tx, billTo: BillTo, inv: Receipt, row: SubscriptionRow) {
     if (inv.status !== 'paid' || inv.amountPaid <= 0) return;
+    // One receipt per payment: where Stripe e-mails its own, the portal sends none (ADR 027).
+    if (row.provider === 'stripe' && config.stripe?.sendsReceipts) return;
     await sendMail(tx, {
       to: billTo.email,
       template: 'receipt',
