@@ -27,7 +27,7 @@ export function ListToolbar({ list, placeholder, csvPath, children }: ListToolba
   }, [debounced]);
 
   return (
-    <Group justify="space-between" gap="sm" wrap="wrap">
+    <Group justify="space-between" gap="sm" wrap="wrap" align="flex-start">
       <Group gap="sm" wrap="wrap" style={{ flex: '1 1 480px' }}>
         <TextInput
           aria-label="Filter"
@@ -35,8 +35,8 @@ export function ListToolbar({ list, placeholder, csvPath, children }: ListToolba
           leftSection={<IconFilter size={16} stroke={1.7} />}
           value={text}
           onChange={(e) => setText(e.currentTarget.value)}
-          style={{ flex: '1 1 220px' }}
-          maw={340}
+          style={{ flex: '1 1 200px' }}
+          maw={300}
         />
         {children}
       </Group>
@@ -67,7 +67,7 @@ export function FilterSelect({ list, name, label, options }: FilterSelectProps) 
       clearable
       allowDeselect
       comboboxProps={{ withinPortal: true }}
-      w={210}
+      w={{ base: '100%', xs: 180 }}
     />
   );
 }

@@ -41,11 +41,15 @@ export default function ConsoleShell() {
         <TopBar mobile={mobile} menuOpen={menuOpen} onToggleMenu={menu.toggle} />
       </AppShell.Header>
       {mobile ? (
-        <Drawer opened={menuOpen} onClose={menu.close} size={280} padding={0} withCloseButton={false} aria-label="Side menu">
-          <nav aria-label="Side menu" style={{ height: '100dvh' }}>
-            <SideNav />
-          </nav>
-        </Drawer>
+        // The dialog itself carries the name: the kit's root element is a plain div that may not.
+        <Drawer.Root opened={menuOpen} onClose={menu.close} size={280} padding={0}>
+          <Drawer.Overlay />
+          <Drawer.Content aria-label="Side menu">
+            <nav aria-label="Side menu" style={{ height: '100dvh' }}>
+              <SideNav />
+            </nav>
+          </Drawer.Content>
+        </Drawer.Root>
       ) : (
         <AppShell.Navbar className={classes.navbar} aria-label="Side menu">
           <SideNav />

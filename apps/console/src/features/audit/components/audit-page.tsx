@@ -52,7 +52,7 @@ const COLUMNS: ReadonlyArray<Column<StaffAuditEntry>> = [
     key: 'reason',
     header: 'Reason',
     cell: (r) => (
-      <Text size="sm" lineClamp={2} maw={360}>
+      <Text size="sm" lineClamp={2} miw={240} maw={420} style={{ whiteSpace: 'normal' }}>
         {r.reason}
       </Text>
     ),

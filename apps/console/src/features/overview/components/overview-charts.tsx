@@ -42,6 +42,7 @@ export function OverviewCharts({ overview }: { overview: Overview }) {
             yAxisProps={{ tickFormatter: axisMoney, width: 64 }}
             withDots={false}
             fillOpacity={0.25}
+            role="img"
             aria-label="Monthly recurring revenue over the last 12 months"
           />
         </ChartCard>
@@ -57,6 +58,7 @@ export function OverviewCharts({ overview }: { overview: Overview }) {
             valueFormatter={money}
             yAxisProps={{ tickFormatter: axisMoney, width: 64 }}
             barProps={{ radius: [4, 4, 0, 0] }}
+            role="img"
             aria-label="Revenue collected in each of the last 12 months"
           />
         </ChartCard>
@@ -77,6 +79,7 @@ export function OverviewCharts({ overview }: { overview: Overview }) {
             gridAxis="y"
             withLegend
             legendProps={{ verticalAlign: 'bottom', height: 40 }}
+            role="img"
             aria-label="New and churned subscriptions in each of the last 12 months"
           />
         </ChartCard>

@@ -10,12 +10,14 @@ import { SkeletonRows } from '@web/components/skeletons';
 import { TableCard } from '@web/components/table-card';
 import { errorMessage } from '@web/lib/api-error';
 import { formatDate, formatRelative } from '@web/lib/format';
+import tableClasses from '../../../components/data-table.module.css';
 import { PageFrame } from '../../../components/page-frame';
 import { useConsoleSelector } from '../../../lib/hooks';
 import { useMay } from '../../../lib/permissions';
 import { ROLE_LABEL } from '../../../lib/roles';
-import { useListStaffQuery, useRemoveStaffMutation, useUpdateStaffMutation } from '../api';
+import { useListStaffQuery, useUpdateStaffMutation } from '../api';
 import { AddStaffDialog } from './add-staff-dialog';
+import { RemoveStaffDialog } from './remove-staff-dialog';
 
 /** /staff (owners): who may use the console, with which role. */
 export default function StaffPage() {
@@ -23,7 +25,7 @@ export default function StaffPage() {
   const me = useConsoleSelector((s) => s.session.staff);
   const { data, error, isLoading, isFetching, refetch } = useListStaffQuery(undefined, { skip: !mayList });
   const [update] = useUpdateStaffMutation();
-  const [remove] = useRemoveStaffMutation();
+  const [removing, setRemoving] = useState<StaffMember | null>(null);
   const [adding, setAdding] = useState(false);
   if (!mayList) return <Navigate to="/overview" replace />;
 
@@ -36,11 +38,6 @@ export default function StaffPage() {
         title: 'Role changed',
         message: `${member.email} is now ${ROLE_LABEL[role].toLowerCase()}.`,
       });
-  };
-  const removeMember = async (member: StaffMember) => {
-    const result = await remove(member.id);
-    if ('error' in result) notifications.show({ color: 'red', title: 'Not removed', message: errorMessage(result.error) });
-    else notifications.show({ color: 'green', title: 'Staff member removed', message: `${member.email} can no longer sign in.` });
   };
 
   return (
@@ -68,6 +65,7 @@ export default function StaffPage() {
         <TableCard
           minWidth={640}
           aria-label="Staff members"
+          className={tableClasses.table}
           head={
             <Table.Thead>
               <Table.Tr>
@@ -96,16 +94,19 @@ export default function StaffPage() {
                   ) : null}
                 </Table.Td>
                 <Table.Td>
-                  <Select
-                    aria-label={`Role of ${m.email}`}
-                    data={STAFF_ROLES.map((r) => ({ value: r, label: ROLE_LABEL[r] }))}
-                    value={m.role}
-                    onChange={(v) => v && v !== m.role && void changeRole(m, v as StaffRole)}
-                    allowDeselect={false}
-                    disabled={self}
-                    size="xs"
-                    w={130}
-                  />
+                  {self ? (
+                    <Text size="sm">{ROLE_LABEL[m.role]}</Text>
+                  ) : (
+                    <Select
+                      aria-label={`Role of ${m.email}`}
+                      data={STAFF_ROLES.map((r) => ({ value: r, label: ROLE_LABEL[r] }))}
+                      value={m.role}
+                      onChange={(v) => v && v !== m.role && void changeRole(m, v as StaffRole)}
+                      allowDeselect={false}
+                      size="xs"
+                      w={130}
+                    />
+                  )}
                 </Table.Td>
                 <Table.Td>
                   {m.lastSignInAt ? (
@@ -120,12 +121,7 @@ export default function StaffPage() {
                 <Table.Td>
                   {self ? null : (
                     <Tooltip label={`Remove ${m.email}`}>
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={`Remove ${m.email}`}
-                        onClick={() => void removeMember(m)}
-                      >
+                      <ActionIcon variant="subtle" color="red" aria-label={`Remove ${m.email}`} onClick={() => setRemoving(m)}>
                         <IconTrash size={16} />
                       </ActionIcon>
                     </Tooltip>
@@ -137,6 +133,7 @@ export default function StaffPage() {
         </TableCard>
       ) : null}
       <AddStaffDialog opened={adding} onClose={() => setAdding(false)} />
+      <RemoveStaffDialog member={removing} onClose={() => setRemoving(null)} />
     </PageFrame>
   );
 }
