@@ -83,6 +83,8 @@ type Subscription = {
   saveDefault: boolean;
 };
 
+type Refund = Json & { id: string; amount: number; payment_intent: string; status: string };
+
 class StripeWireError extends Error {
   constructor(
     readonly status: number,
@@ -173,6 +175,7 @@ export async function startStripeWireServer(opts: {
   const setupIntents = new Map<string, SetupIntent>();
   const subscriptions = new Map<string, Subscription>();
   const invoices = new Map<string, Invoice>();
+  const refunds = new Map<string, Refund>();
   const prices = new Map(opts.prices.map((p) => [p.id, p]));
   const idempotency = new Map<string, { fingerprint: string; status: number; body: string }>();
   const requests: WireRequest[] = [];
@@ -194,7 +197,34 @@ export async function startStripeWireServer(opts: {
     livemode: false,
   });
 
-  function invoiceView(inv: Invoice, expandSecret: boolean) {
+  /** The payment intent of an invoice (Stripe makes one when it finalises the invoice). */
+  const paymentIntentOf = (inv: Invoice) => inv.paymentSecret.split('_secret_')[0]!;
+
+  /** Invoice payments (`expand[]=payments`): the default one, through the invoice's payment intent. */
+  const paymentsView = (inv: Invoice) =>
+    list(
+      inv.amount_due > 0
+        ? [
+            {
+              id: `inpay_${inv.id.slice(3)}`,
+              object: 'invoice_payment',
+              amount_paid: inv.status === 'paid' ? inv.amount_paid : null,
+              amount_requested: inv.amount_due,
+              currency: inv.currency,
+              invoice: inv.id,
+              is_default: true,
+              livemode: false,
+              payment: { type: 'payment_intent', payment_intent: paymentIntentOf(inv) },
+              status: inv.status === 'paid' ? 'paid' : 'open',
+              status_transitions: { canceled_at: null, paid_at: inv.status === 'paid' ? inv.created : null },
+              created: inv.created,
+            },
+          ]
+        : [],
+      `/v1/invoice_payments?invoice=${inv.id}`,
+    );
+
+  function invoiceView(inv: Invoice, expandSecret: boolean, expand: string[] = []) {
     const { lineItems, paymentSecret, subscription, ...rest } = inv;
     return {
       ...rest,
@@ -230,6 +260,7 @@ export async function startStripeWireServer(opts: {
       },
       livemode: false,
       ...(expandSecret ? { confirmation_secret: { client_secret: paymentSecret, type: 'payment_intent' } } : {}),
+      ...(expand.includes('payments') ? { payments: paymentsView(inv) } : {}),
     };
   }
 
@@ -638,7 +669,7 @@ export async function startStripeWireServer(opts: {
     const { lines } = prorationLines(s, change, at);
     return invoiceView(makeInvoice(s, lines, 'upcoming', false), false);
   });
-  route('GET', '/v1/invoices/([^/]+)', (m) => invoiceView(getInvoice(m[1]!), false));
+  route('GET', '/v1/invoices/([^/]+)', (m, _b, q) => invoiceView(getInvoice(m[1]!), false, expandOf(q)));
   route('POST', '/v1/invoices/([^/]+)/pay', (m, b) => {
     const inv = getInvoice(m[1]!);
     const s = inv.subscription ? subscriptions.get(inv.subscription) : undefined;
@@ -650,6 +681,57 @@ export async function startStripeWireServer(opts: {
     pay(inv, pm);
     if (s) activate(s, pm);
     return invoiceView(inv, false);
+  });
+
+  // Refunds of a paid invoice's payment intent, in all at most what was paid (Stripe's own checks).
+  const refundedOf = (pi: string) =>
+    [...refunds.values()].filter((r) => r.payment_intent === pi && r.status === 'succeeded').reduce((a, r) => a + r.amount, 0);
+  route('POST', '/v1/refunds', (_m, b) => {
+    const pi = str(b.payment_intent);
+    if (!pi) throw invalid('One of the following params should be provided for this request: payment_intent or charge.');
+    const inv = [...invoices.values()].find((i) => paymentIntentOf(i) === pi && i.status === 'paid' && i.amount_paid > 0);
+    if (!inv) throw missing('payment_intent', pi);
+    const left = inv.amount_paid - refundedOf(pi);
+    const charge = `ch_${pi.slice(3)}`;
+    if (left <= 0)
+      throw new StripeWireError(400, {
+        type: 'invalid_request_error',
+        code: 'charge_already_refunded',
+        message: `Charge ${charge} has already been refunded.`,
+      });
+    const amount = b.amount === undefined ? left : Number(b.amount);
+    if (!Number.isInteger(amount) || amount <= 0) throw invalid('Invalid positive integer', 'amount');
+    if (amount > left) {
+      const usd = (n: number) => `$${(n / 100).toFixed(2)}`;
+      throw new StripeWireError(400, {
+        type: 'invalid_request_error',
+        code: 'amount_too_large',
+        param: 'amount',
+        message: `Refund amount (${usd(amount)}) is greater than unrefunded amount on charge (${usd(left)})`,
+      });
+    }
+    const r: Refund = {
+      id: rid('re'),
+      object: 'refund',
+      amount,
+      currency: inv.currency,
+      charge,
+      payment_intent: pi,
+      status: 'succeeded',
+      reason: b.reason ? str(b.reason) : null,
+      metadata: (b.metadata as Json) ?? {},
+      created: nowS(),
+    };
+    refunds.set(r.id, r);
+    return r;
+  });
+  route('GET', '/v1/refunds', (_m, _b, q) => {
+    const pi = q.payment_intent ? str(q.payment_intent) : undefined;
+    const data = [...refunds.values()]
+      .filter((r) => !pi || r.payment_intent === pi)
+      .sort((a, b) => Number(b.created) - Number(a.created))
+      .slice(0, Number(q.limit ?? 10));
+    return list(data, '/v1/refunds');
   });
 
   function activate(s: Subscription, pm: string | null) {
@@ -885,6 +967,7 @@ export async function startStripeWireServer(opts: {
     setupIntents,
     subscriptions,
     invoices,
+    refunds,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
 
     confirmCardSetup,

@@ -5,6 +5,7 @@ import { notFound } from '../lib/errors';
 import { STAFF_ACTOR } from '../modules/audit/audit-events';
 import type { AuthService } from '../modules/auth/auth.service';
 import type { SessionService } from '../modules/auth/sessions';
+import { formatMoney } from '../modules/billing/billing-documents';
 import type { BillingService } from '../modules/billing/billing.service';
 import type { LicenseService } from '../modules/licenses/licenses.service';
 import type { AccountService } from '../modules/users/account.service';
@@ -20,7 +21,7 @@ export type StaffActionsDeps = {
   staff: Pick<StaffService, 'record'>;
   users: Pick<UserService, 'findById'>;
   licenses: Pick<LicenseService, 'setSuspended' | 'extendBy' | 'releaseNode' | 'issue'>;
-  billing: Pick<BillingService, 'cancel' | 'reactivate' | 'cancelNow'>;
+  billing: Pick<BillingService, 'cancel' | 'reactivate' | 'cancelNow' | 'refundInvoice'>;
   auth: Pick<AuthService, 'requestLink'>;
   sessions: Pick<SessionService, 'endAllForUser'>;
   account: Pick<AccountService, 'deleteByStaff'>;
@@ -137,6 +138,14 @@ export function createStaffActions(deps: StaffActionsDeps) {
       await deps.billing.cancelNow(user, subscriptionId, STAFF_ACTOR);
       await audit(db, why, 'cancelNow', user.id, subscriptionId);
       return done('The subscription has ended');
+    },
+
+    /** Money back to the card that paid the invoice (local engine or Stripe): all that is left unless `amount`. */
+    async refundInvoice(why: Why, invoiceId: string, amount: number | undefined) {
+      const r = await deps.billing.refundInvoice(invoiceId, amount, STAFF_ACTOR);
+      await audit(db, why, 'refundInvoice', r.userId, invoiceId, { number: r.number, amount: r.amount, currency: r.currency });
+      const left = r.left > 0 ? `; ${formatMoney(r.left, r.currency)} of it can still be refunded` : '';
+      return done(`Refunded ${formatMoney(r.amount, r.currency)} of invoice ${r.number}${left}`);
     },
 
     /** The customer's own deletion (account.service); the audit row keeps the id, not the person. */

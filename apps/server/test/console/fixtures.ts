@@ -56,6 +56,18 @@ export async function consoleFixtures(t: ConsoleTestApp) {
       await settle(t);
       return res.json().subscription.stripeId as string;
     },
+    /** The paid first invoice of a new subscription of A's: its id. */
+    async paidInvoice(): Promise<string> {
+      const id = await fx.subscription();
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/billing/subscriptions/${id}/invoices`,
+        headers: { cookie: a.cookie },
+      });
+      const paid = (res.json().items as Array<{ id: string; status: string }>).find((i) => i.status === 'paid');
+      if (!paid) throw new Error(`no paid invoice: ${res.body}`);
+      return paid.id;
+    },
     /** A new subscription of A's, cancelled at the period end. */
     async cancelledSubscription(): Promise<string> {
       const id = await fx.subscription();

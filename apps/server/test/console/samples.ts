@@ -81,7 +81,7 @@ export const SAMPLES: Record<
     bad: (fx) => ({ params: { subscriptionId: fx.a.ids.stripeId! }, body: {} }),
   },
   refundInvoice: {
-    ok: (fx) => ({ params: { invoiceId: fx.a.ids.invoiceId! }, body: reason }),
+    ok: async (fx) => ({ params: { invoiceId: await fx.paidInvoice() }, body: reason }),
     bad: (fx) => ({ params: { invoiceId: fx.a.ids.invoiceId! }, body: { ...reason, amount: -5 } }),
   },
   deleteCustomer: {

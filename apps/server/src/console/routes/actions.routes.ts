@@ -5,11 +5,13 @@ import {
   ActionResultSchema,
   ConsoleLicenseParamsSchema,
   ConsoleNodeParamsSchema,
+  ConsoleInvoiceParamsSchema,
   ConsoleSubscriptionParamsSchema,
   CustomerParamsSchema,
   ErrorSchema,
   ExtendLicenseBodySchema,
   IssueLicenseBodySchema,
+  RefundInvoiceBodySchema,
 } from '@portal/contract';
 import type { StaffActions } from '../staff-actions';
 import { at, guardedResponses } from '../staff-guard';
@@ -93,6 +95,17 @@ export async function actionsRoutes(app: FastifyInstance, { actions }: { actions
     ...at('cancelNow'),
     schema: { summary: 'End a subscription now (its license expires now)', ...subscription },
     handler: async (req) => actions.cancelNow({ actor: req.staffActor, reason: req.body.reason }, req.params.subscriptionId),
+  });
+  r.route({
+    ...at('refundInvoice'),
+    schema: {
+      summary: 'Refund an invoice, wholly or in part, to what paid it',
+      params: ConsoleInvoiceParamsSchema,
+      body: RefundInvoiceBodySchema,
+      response: answers,
+    },
+    handler: async (req) =>
+      actions.refundInvoice({ actor: req.staffActor, reason: req.body.reason }, req.params.invoiceId, req.body.amount),
   });
   r.route({
     ...at('deleteCustomer'),

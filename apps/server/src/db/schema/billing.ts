@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -127,6 +128,26 @@ export const invoices = pgTable(
     // A customer's invoices and their credit balance are read by user, not by subscription.
     index('invoices_user_created_idx').on(t.userId, t.createdAt),
   ],
+);
+
+/**
+ * Money the local engine paid back on one of its invoices (a refund from the console): several
+ * per invoice, never more in all than was paid (billing checks it with the invoice row locked).
+ * `op_id` is the operation's id, so a retried refund is written once.
+ */
+export const invoiceRefunds = pgTable(
+  'invoice_refunds',
+  {
+    id: text('id').primaryKey(),
+    invoiceId: uuid('invoice_id')
+      .notNull()
+      .references(() => invoices.id, { onDelete: 'cascade' }),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    opId: text('op_id').notNull().unique(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('invoice_refunds_invoice_idx').on(t.invoiceId), check('invoice_refunds_amount_positive', sql`${t.amount} > 0`)],
 );
 
 /**

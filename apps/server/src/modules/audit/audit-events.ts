@@ -1,5 +1,5 @@
 import { cardBrandLabel } from '@portal/contract';
-import { formatDate } from '../billing/billing-documents';
+import { formatDate, formatMoney } from '../billing/billing-documents';
 import { shortKey } from '../licenses/license-key';
 import { day, nodeLabel, plural } from '../licenses/license-rules';
 
@@ -96,6 +96,15 @@ type Facts =
        * has come; 'account_deleted'; none: the provider reported the end.
        */
       reason?: 'unpaid' | 'cancelled' | 'account_deleted' | undefined;
+    }
+  // ---------- invoices ----------
+  | {
+      type: 'invoice_refunded';
+      invoice: { id: string; number: string };
+      amount: number;
+      currency: string;
+      /** Nothing of the invoice is left to refund after this one. */
+      inFull: boolean;
     };
 
 export type AuditEvent = Who & Facts;
@@ -279,6 +288,19 @@ function entryOf(event: AuditEvent): AuditEntry {
         ...onSubscription(event.subscription),
         summary: `Ended ${describeSubscription(event.subscription)}${ENDED_BECAUSE[event.reason ?? 'reported']}`,
       };
+
+    case 'invoice_refunded': {
+      const money = formatMoney(event.amount, event.currency);
+      return {
+        ...who,
+        subjectType: 'invoice',
+        subjectId: event.invoice.id,
+        summary: event.inFull
+          ? `Refunded invoice ${event.invoice.number} in full (${money} in all)`
+          : `Refunded ${money} of invoice ${event.invoice.number}`,
+        data: { invoice: event.invoice.number, amount: event.amount, currency: event.currency },
+      };
+    }
   }
 }
 

@@ -4,6 +4,7 @@ import { createCards } from './cards';
 import { createCheckout } from './checkout';
 import { createInvoicesAndExport } from './invoices-and-export';
 import { createProviderSync } from './provider-sync';
+import { createRefunds } from './refunds';
 import { createRenewals } from './renewals';
 import { createSubscriptionChanges } from './subscription-changes';
 
@@ -51,6 +52,7 @@ export function createBillingService(deps: BillingDeps) {
     exportForUser: documents.exportForUser,
     cancelAllNowForUser: documents.cancelAllNowForUser,
     anonymiseForUser: documents.anonymiseForUser,
+    refundInvoice: createRefunds(ctx).refundInvoice,
 
     handleWebhook: sync.handleWebhook,
 

@@ -54,6 +54,15 @@ export interface PaymentGateway {
   /** Account deletion: the name and address on kept invoices are replaced. */
   anonymiseCustomer(tx: Tx, userId: string, replacement: string): Promise<void>;
 
+  // ---- refunds (the vendor's console) ----
+  /**
+   * The invoice `id` with what was paid and paid back, if this gateway holds it (a local invoice is
+   * locked until the transaction ends, so two refunds of one invoice take turns); else undefined.
+   */
+  findRefundable(tx: Tx, id: string): Promise<RefundableInvoice | undefined>;
+  /** Pays `amount` of a paid invoice back to what paid it. Billing has checked the amount against what is left. */
+  refund(tx: Tx, invoice: RefundableInvoice, amount: number, opId: string): Promise<RefundMade>;
+
   // ---- what only some providers have ----
   /** Periods we renew ourselves (the local engine); Stripe renews its own and tells us. */
   readonly renewals?: { renew(tx: Tx, sub: SubscriptionRecord, billTo: BillTo): Promise<Renewal> };
@@ -146,6 +155,22 @@ export type PrintableInvoice = {
   customerEmail: string | null;
   createdAt: Date;
 };
+/** An invoice as a refund reads it. */
+export type RefundableInvoice = {
+  id: string;
+  number: string;
+  status: string;
+  currency: string;
+  amountPaid: number;
+  /** Paid back so far. */
+  amountRefunded: number;
+  /** Whose it is: our user (local engine) or the provider's customer (Stripe); null once anonymised. */
+  owner: { userId: string } | { customerId: string } | null;
+  /** What the provider pays back from (Stripe's payment intent); the local engine needs none. */
+  paymentRef?: string | undefined;
+};
+export type RefundMade = { id: string; amount: number; currency: string };
+
 export type InvoiceDocument = { printable: PrintableInvoice } | { redirect: string } | undefined;
 export type ExportedInvoice = Record<string, unknown>;
 

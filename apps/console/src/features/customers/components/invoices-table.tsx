@@ -9,6 +9,9 @@ import { useMay } from '../../../lib/permissions';
 import type { PendingAction } from '../actions/action-dialog';
 import { SectionTable } from './customer-section';
 
+/** Invoices with money left to refund (a partly refunded one answers how much when asked for more). */
+const REFUNDABLE = new Set(['paid', 'partially_refunded']);
+
 /** A subscription's invoices, newest first: number, date, period, amount, status; refunds for billing staff. */
 export function InvoicesTable({ invoices, onAction }: { invoices: Invoice[]; onAction: (a: PendingAction) => void }) {
   const mayRefund = useMay('refundInvoice');
@@ -53,7 +56,7 @@ export function InvoicesTable({ invoices, onAction }: { invoices: Invoice[]; onA
                   {
                     label: 'Refund…',
                     icon: <IconReceiptRefund size={16} />,
-                    hidden: !mayRefund || i.status !== 'paid' || i.amountPaid <= 0,
+                    hidden: !mayRefund || !REFUNDABLE.has(i.status) || i.amountPaid <= 0,
                     danger: true,
                     onClick: () =>
                       onAction({

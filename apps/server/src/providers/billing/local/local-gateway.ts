@@ -7,6 +7,7 @@ import { AppError } from '../../../lib/errors';
 import type { BillTo, PaymentGateway, Receipt, StatePatch, SubscriptionRecord } from '../gateway';
 import { assertChargeable, checkCard } from './cards';
 import { localRepository as repo, type CardRow, type InvoiceRow } from './local.repository';
+import { createLocalRefunds, refundStatus } from './local-refunds';
 import { applyBalance, fullPeriod, intervalChange, nextPeriodEnd, quantityChange, type ProrationResult } from './proration';
 import { addIntervals } from './proration';
 
@@ -261,8 +262,14 @@ export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock }
     },
 
     async listInvoices(tx, sub) {
-      return (await repo.listInvoices(tx, sub.id)).map((i): Invoice => ({
+      const rows = await repo.listInvoices(tx, sub.id);
+      const refunded = await repo.refundedTotals(
+        tx,
+        rows.map((i) => i.id),
+      );
+      return rows.map((i): Invoice => ({
         ...amounts(i),
+        status: refundStatus(i.status, i.amountPaid, refunded.get(i.id) ?? 0),
         created: i.createdAt.toISOString(),
         periodStart: i.periodStart.toISOString(),
         periodEnd: i.periodEnd.toISOString(),
@@ -277,7 +284,12 @@ export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock }
 
     async exportInvoices(tx, userId, subs) {
       const providerIds = new Map(subs.map((s) => [s.id, s.providerId]));
-      return (await repo.listInvoicesForUser(tx, userId)).map((i) => ({
+      const rows = await repo.listInvoicesForUser(tx, userId);
+      const refunded = await repo.refundedTotals(
+        tx,
+        rows.map((i) => i.id),
+      );
+      return rows.map((i) => ({
         id: i.id,
         number: i.number,
         subscription: i.subscriptionId ? (providerIds.get(i.subscriptionId) ?? null) : null,
@@ -285,6 +297,7 @@ export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock }
         currency: i.currency,
         amountDue: i.amountDue,
         amountPaid: i.amountPaid,
+        amountRefunded: refunded.get(i.id) ?? 0,
         periodStart: i.periodStart.toISOString(),
         periodEnd: i.periodEnd.toISOString(),
         created: i.createdAt.toISOString(),
@@ -295,6 +308,8 @@ export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock }
     async anonymiseCustomer(tx, userId, replacement) {
       await repo.anonymiseInvoices(tx, userId, replacement);
     },
+
+    ...createLocalRefunds({ clock, newId: () => localId('re') }),
 
     renewals: {
       /**

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client';
-import { invoices, paymentMethods, setupIntents } from '../../../db/schema/index';
+import { invoiceRefunds, invoices, paymentMethods, setupIntents } from '../../../db/schema/index';
 
 export type CardRow = typeof paymentMethods.$inferSelect;
 export type InvoiceRow = typeof invoices.$inferSelect;
@@ -8,6 +8,16 @@ export type InvoiceRow = typeof invoices.$inferSelect;
 /** INV-999 sorts before INV-1000: compare by length first. */
 const byNumberDesc = [desc(sql`length(${invoices.number})`), desc(invoices.number)];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+async function repoRefunded(tx: Tx, ids: string[]): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await tx
+    .select({ id: invoiceRefunds.invoiceId, total: sql<number>`sum(${invoiceRefunds.amount})::int` })
+    .from(invoiceRefunds)
+    .where(inArray(invoiceRefunds.invoiceId, ids))
+    .groupBy(invoiceRefunds.invoiceId);
+  return new Map(rows.map((r) => [r.id, Number(r.total)]));
+}
 
 /** The local engine's own tables: cards, setup intents and invoices. Every function joins the caller's transaction. */
 export const localRepository = {
@@ -115,6 +125,18 @@ export const localRepository = {
       .where(and(eq(invoices.id, id), eq(invoices.userId, userId)))
       .limit(1);
     return row;
+  },
+  /** An invoice by id, locked until the transaction ends, with what was paid back on it so far. */
+  async lockInvoiceWithRefunds(tx: Tx, id: string): Promise<{ invoice: InvoiceRow; refunded: number } | undefined> {
+    if (!UUID.test(id)) return undefined;
+    const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, id)).for('update');
+    if (!invoice) return undefined;
+    return { invoice, refunded: (await repoRefunded(tx, [id])).get(id) ?? 0 };
+  },
+  /** What was paid back on each of `ids` (absent: nothing). */
+  refundedTotals: (tx: Tx, ids: string[]) => repoRefunded(tx, ids),
+  async insertRefund(tx: Tx, row: typeof invoiceRefunds.$inferInsert) {
+    await tx.insert(invoiceRefunds).values(row);
   },
   /** Invoices are kept for the vendor's books; the customer's name and address on them are replaced. */
   async anonymiseInvoices(tx: Tx, userId: string, replacement: string) {

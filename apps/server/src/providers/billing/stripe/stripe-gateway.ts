@@ -9,7 +9,8 @@ import { addIntervals } from '../local/proration';
 import { call, createStripeClient, toAppError } from './stripe-client';
 import type { DeferredWork } from './stripe-jobs';
 import { fromUnix, idOf, STATUS, toInvoice } from './stripe-mapping';
-import { verifyStripeEvent } from './stripe-webhook';
+import { createStripeRefunds } from './stripe-refunds';
+import { jobFor, verifyStripeEvent } from './stripe-webhook';
 
 /**
  * Stripe through its official SDK. Every POST carries an idempotency key derived from our own
@@ -348,6 +349,8 @@ export function createStripeGateway(deps: {
       // Stripe keeps its own invoices; the customer object is left to the vendor's Stripe retention.
     },
 
+    ...createStripeRefunds(stripe),
+
     events: {
       verify(raw, signature) {
         const event = verifyStripeEvent(stripe, cfg.webhookSecret, deps.clock.now(), raw, signature);
@@ -383,15 +386,3 @@ export function createStripeGateway(deps: {
   } satisfies PaymentGateway;
 }
 export type StripeGateway = ReturnType<typeof createStripeGateway>;
-
-/** Which object an event names, for the events billing acts on. */
-function jobFor(event: Stripe.Event): { object: 'subscription' | 'invoice' | 'setup_intent'; id: string } | null {
-  const obj = event.data.object as { id?: string };
-  if (!obj.id) return null;
-  if (event.type.startsWith('customer.subscription.')) return { object: 'subscription', id: obj.id };
-  if (event.type === 'invoice.paid' || event.type === 'invoice.payment_failed' || event.type === 'invoice.finalized') {
-    return { object: 'invoice', id: obj.id };
-  }
-  if (event.type === 'setup_intent.succeeded') return { object: 'setup_intent', id: obj.id };
-  return null;
-}

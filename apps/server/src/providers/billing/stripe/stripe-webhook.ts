@@ -52,3 +52,15 @@ const StripeEventShapeSchema = z.object({
   type: z.string().min(1).max(255),
   data: z.object({ object: z.looseObject({}) }),
 });
+
+/** Which object an event names, for the events billing acts on. */
+export function jobFor(event: Stripe.Event): { object: 'subscription' | 'invoice' | 'setup_intent'; id: string } | null {
+  const obj = event.data.object as { id?: string };
+  if (!obj.id) return null;
+  if (event.type.startsWith('customer.subscription.')) return { object: 'subscription', id: obj.id };
+  if (event.type === 'invoice.paid' || event.type === 'invoice.payment_failed' || event.type === 'invoice.finalized') {
+    return { object: 'invoice', id: obj.id };
+  }
+  if (event.type === 'setup_intent.succeeded') return { object: 'setup_intent', id: obj.id };
+  return null;
+}
