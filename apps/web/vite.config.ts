@@ -9,6 +9,15 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 /** Where `vite` (dev) and `vite preview` send /api: the server's default address unless overridden. */
 const apiTarget = process.env.PORTAL_API_URL ?? 'http://127.0.0.1:3000';
 
+/**
+ * Form state and validation: zod and the contract's modules that build schemas with it, the kit's
+ * form library and number input, and our form hook. Only the pages with forms load them.
+ */
+const FORM_CODE =
+  /node_modules[\\/](zod|@mantine[\\/]form|mantine-form-zod-resolver|klona|fast-deep-equal|react-number-format|@mantine[\\/]core[\\/]esm[\\/]components[\\/]NumberInput)[\\/]|src[\\/](components[\\/]form|lib[\\/]field-errors)/;
+const isFormCode = (id: string) =>
+  FORM_CODE.test(id) || (/packages[\\/]contract[\\/]src[\\/]/.test(id) && /from 'zod'/.test(readFileSync(id, 'utf8')));
+
 /** Text files worth compressing (fonts and images are compressed formats already). */
 const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|webmanifest)$/;
 
@@ -86,13 +95,20 @@ export default defineConfig({
     outDir: here('dist'),
     emptyOutDir: true,
     sourcemap: true,
-    // Every page is its own lazy chunk; the default splitting keeps /login small without
-    // manual chunks.
+    // The first screen's code in one chunk (`app`); pages load lazily. Code that two or more lazy
+    // chunks share goes to a few chunks by kind instead of one per combination of pages (dozens of
+    // 1 KB chunks, which a phone fetches six at a time): the UI kit, the form and validation code
+    // (only pages with forms load it), and our shared components. docs/decisions/038.
     chunkSizeWarningLimit: 600,
     rolldownOptions: {
       output: {
         codeSplitting: {
-          groups: [{ name: 'app', tags: ['$initial'] }],
+          groups: [
+            { name: 'app', tags: ['$initial'], priority: 3 },
+            { name: 'kit', test: (id) => /node_modules[\\/]/.test(id) && !isFormCode(id), minShareCount: 2, priority: 2 },
+            { name: 'forms', test: isFormCode, minShareCount: 2, priority: 1 },
+            { name: 'shared', test: /apps[\\/]web[\\/]src[\\/](components|lib)[\\/]/, minShareCount: 2 },
+          ],
         },
       },
       treeshake: {

@@ -1,12 +1,12 @@
 import { DEFAULT_LANDING } from '@portal/contract';
 import { matchRoutes, Navigate, useLocation, useRoutes, type Location, type RouteObject } from 'react-router';
+import { LoginPage } from '../features/auth/components/login-page';
 import { lazyPage, type LazyPage } from './lazy-page';
 import { Root } from './root';
 import { PublicLayout } from './layouts/public-layout';
 import { OnboardingGate } from './layouts/onboarding-gate';
 import { RouteErrorBoundary } from './route-error-boundary';
 
-const LoginPage = lazyPage(async () => (await import('../features/auth/components/login-page')).LoginPage);
 const SignUpPage = lazyPage(async () => (await import('../features/auth/components/signup-page')).SignUpPage);
 const OnboardingPage = lazyPage(async () => (await import('../features/onboarding/components/onboarding-page')).OnboardingPage);
 const AppLayout = lazyPage(async () => (await import('./layouts/app-layout')).AppLayout);
@@ -37,7 +37,9 @@ export const routes: RouteObject[] = [
     children: [
       {
         element: <PublicLayout />,
-        children: [lazyRoute(LoginPage, { path: '/login' }), lazyRoute(SignUpPage, { path: '/signup' })],
+        // The sign-in page is the first screen of every guest: it comes with the first script instead
+        // of a second round of requests (docs/decisions/038).
+        children: [{ path: '/login', element: <LoginPage /> }, lazyRoute(SignUpPage, { path: '/signup' })],
       },
       {
         path: '/onboarding',

@@ -28,10 +28,12 @@ describe('PublicLayout', () => {
     expect(container.querySelector(':scope > :not(style)')).toBeNull();
   });
 
-  it('shows the page with the logo to a guest', async () => {
-    renderRoutes(routes, { path: '/login', preloaded: userState(null) });
-    expect(screen.getByText('Login form')).toBeInTheDocument();
-    expect(await screen.findByText('Acme Cloud')).toBeInTheDocument();
+  it('shows the page with the logo to a guest once the settings are here', async () => {
+    const { container } = renderRoutes(routes, { path: '/login', preloaded: userState(null) });
+    // Not before: the brand name and the documentation link would move the centred column.
+    expect(container.querySelector(':scope > :not(style)')).toBeNull();
+    expect(await screen.findByText('Login form')).toBeInTheDocument();
+    expect(screen.getByText('Acme Cloud')).toBeInTheDocument();
   });
 
   it('sends a signed-in visitor to the dashboard when no `to` is given', () => {
