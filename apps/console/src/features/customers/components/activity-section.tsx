@@ -52,37 +52,40 @@ export function ActivitySection({ activity, staffActions }: { activity: ConsoleA
     </Badge>
   ) : null;
   return (
-    <SectionCard
-      icon={<IconActivity size={18} stroke={1.6} />}
-      title="Activity"
-      description="The customer's activity log and the staff actions on this account"
-    >
-      <Tabs defaultValue="activity" keepMounted={false}>
-        <Tabs.List>
-          <Tabs.Tab value="activity">Customer activity</Tabs.Tab>
-          <Tabs.Tab value="staff" rightSection={count}>
-            Staff actions
-          </Tabs.Tab>
-        </Tabs.List>
-        <Tabs.Panel value="activity" pt="md">
-          {activity.length === 0 ? (
-            <Text size="sm" c="dimmed">
-              Nothing recorded yet.
-            </Text>
-          ) : (
-            <ShowMore items={activity} initial={8} noun="entries" render={(a) => <ActivityEntry key={a.id} entry={a} />} />
-          )}
-        </Tabs.Panel>
-        <Tabs.Panel value="staff" pt="md">
-          {staffActions.length === 0 ? (
-            <Text size="sm" c="dimmed">
-              No staff action on this account.
-            </Text>
-          ) : (
-            <ShowMore items={staffActions} initial={8} noun="actions" render={(s) => <StaffEntry key={s.id} entry={s} />} />
-          )}
-        </Tabs.Panel>
-      </Tabs>
-    </SectionCard>
+    <section id="activity" aria-labelledby="activity-title" style={{ scrollMarginTop: 80 }}>
+      <SectionCard
+        icon={<IconActivity size={18} stroke={1.6} />}
+        title="Activity"
+        titleId="activity-title"
+        description="The customer's activity log and the staff actions on this account"
+      >
+        <Tabs defaultValue="activity" keepMounted={false}>
+          <Tabs.List>
+            <Tabs.Tab value="activity">Customer activity</Tabs.Tab>
+            <Tabs.Tab value="staff" rightSection={count}>
+              Staff actions
+            </Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="activity" pt="md">
+            {activity.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                Nothing recorded yet.
+              </Text>
+            ) : (
+              <ShowMore items={activity} initial={8} noun="entries" render={(a) => <ActivityEntry key={a.id} entry={a} />} />
+            )}
+          </Tabs.Panel>
+          <Tabs.Panel value="staff" pt="md">
+            {staffActions.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                No staff action on this account.
+              </Text>
+            ) : (
+              <ShowMore items={staffActions} initial={8} noun="actions" render={(s) => <StaffEntry key={s.id} entry={s} />} />
+            )}
+          </Tabs.Panel>
+        </Tabs>
+      </SectionCard>
+    </section>
   );
 }
