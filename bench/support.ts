@@ -10,7 +10,9 @@ export function ensureWebBuild() {
   if (r.status !== 0) throw new Error('web build failed');
 }
 
-export { freePort } from '../e2e/portal-server';
+import { freePort } from '../e2e/portal-server';
+
+export { freePort };
 
 /** Runs `npm start` (scripts/start.mjs) and resolves with the time until the server reports ready. */
 export async function startPortal(
@@ -34,6 +36,56 @@ export async function startPortal(
     stop: () =>
       new Promise((r) => {
         child.once('exit', () => r());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/**
+ * The portal exactly as `npm start` runs it (scripts/start.mjs: the server bundle under plain node,
+ * NODE_ENV=production), on a free port of 127.0.0.1 with the console off. Answers the server
+ * process's own pid (not npm start's), so its CPU time can be read. With `nodeArgs` (a CPU profile:
+ * node refuses it in NODE_OPTIONS) the bundle npm start runs is started directly with them, after
+ * npm start's own build step.
+ */
+export async function startServerOfNpmStart(
+  env: Record<string, string>,
+  opts: { nodeArgs?: string[]; quiet?: boolean } = {},
+): Promise<{ port: number; pid: number; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const childEnv = { ...env, HOST: '127.0.0.1', PORT: String(port), CONSOLE_PORT: '0' };
+  let args = [path.join(root, 'scripts/start.mjs')];
+  if (opts.nodeArgs) {
+    const built = spawnSync(process.execPath, [path.join(root, 'scripts/build-server.mjs'), '--if-stale'], {
+      cwd: root,
+      stdio: 'inherit',
+    });
+    if (built.status !== 0) throw new Error('the server bundle could not be built');
+    args = [...opts.nodeArgs, '--enable-source-maps', path.join(root, 'apps/server/dist/server.mjs')];
+    Object.assign(childEnv, { NODE_ENV: 'production' });
+  }
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: childEnv,
+    // quiet: the server's own log lines are discarded, errors still shown.
+    stdio: ['ignore', opts.quiet ? 'ignore' : 'inherit', 'inherit', 'ipc'],
+  });
+  const kill = () => child.kill('SIGKILL');
+  process.once('exit', kill);
+  const pid = await new Promise<number>((resolve, reject) => {
+    child.on('message', (m: { ready?: boolean; pid?: number }) => {
+      if (m.ready && m.pid) resolve(m.pid);
+    });
+    child.once('exit', (code, signal) => reject(new Error(`the server exited with ${code ?? signal} before it was ready`)));
+  });
+  return {
+    port,
+    pid,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        process.off('exit', kill);
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),
   };

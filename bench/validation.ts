@@ -1,6 +1,7 @@
-// License validation benchmark (`npm run bench -- validation`): the portal on the embedded
-// database (PGlite, what `npm start` runs) and on PostgreSQL, beside two node:http references
-// measured in the same run with the same load generator:
+// License validation benchmark (`npm run bench -- validation`): the portal as `npm start` runs it
+// (the server bundle under plain node, with its workers and log writer) on the embedded database
+// (PGlite, the default) and on PostgreSQL, beside two node:http references measured in the same run
+// with the same load generator:
 //   wire    a bare node:http server answering a small JSON body
 //   signed  node:http parsing the body, looking the node up in memory and answering the same kind
 //           of answer signed with Ed25519: the limit of a signed answer on one core
@@ -26,6 +27,7 @@ import { sql } from 'drizzle-orm';
 import { SIGNATURE_HEADER } from '@portal/contract';
 import { openDatabase } from '../apps/server/src/db/client';
 import { startChild, type Server } from './api';
+import { startServerOfNpmStart } from './support';
 import { runLoad, type Req } from './load';
 import { summarizeProfile } from './profile';
 import { benchServerUrl, makeLicenseKeys } from './seed';
@@ -201,17 +203,14 @@ async function portalRuns(db: string, env: Record<string, string>, f: Fleet, sig
     rmSync(profileDir, { recursive: true, force: true });
     mkdirSync(profileDir, { recursive: true });
   }
-  const server = await startChild(
-    'bench/api-server.ts',
+  // What `npm start` runs (the server bundle, its workers, its log writer), as a vendor runs it.
+  const server = await startServerOfNpmStart(
     {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? dataDir,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: '0',
       // The production default: validation writes no per-request lines (its route logs at warn).
       LOG_LEVEL: 'info',
-      WORKERS: 'false',
+      // The load generator would meet the per-key limit within a second; the reference has none.
       RATE_LIMIT_LICENSE: '0',
       ...env,
     },
