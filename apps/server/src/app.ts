@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
@@ -18,6 +17,7 @@ import { createValidationFastPath, replayBody, VALIDATE_ROUTE } from './modules/
 import { billingRoutes } from './modules/billing/billing.routes';
 import { productsRoutes } from './modules/products/products.routes';
 import { registerErrorHandling } from './plugins/errors';
+import { createFastify } from './plugins/fastify-base';
 import { httpServerFactory, type FastRoute } from './plugins/http-server';
 import { registerLoadShedding, type LoadShedding } from './plugins/load-shedding';
 import { createMetrics, registerObservability, type Metrics } from './plugins/observability';
@@ -64,43 +64,19 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const headers = { hsts: config.secureCookies, csp: contentSecurityPolicy({ stripe: config.stripe !== undefined }) };
   // Set once the services exist: until then (and when off) every request goes to Fastify.
   const fast: { route?: FastRoute | undefined } = {};
-  const app = Fastify({
-    serverFactory: httpServerFactory(() => fast.route),
-    logger: overrides.logger ?? {
-      level: config.logLevel,
-      ...(overrides.logStream && { stream: overrides.logStream }),
-      redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
-      serializers: {
-        // Sign-in link ids and download signatures are secrets: keep them out of the logs.
-        req: (req: { method: string; url: string; ip?: string }) => ({
-          method: req.method,
-          url: redactUrl(req.url),
-          remoteAddress: req.ip,
-        }),
-      },
-    },
-    trustProxy: config.trustProxy,
-    // Small bodies everywhere; a route that needs more (the payment webhook) raises its own limit.
+  const app = createFastify({
+    config,
+    logger: overrides.logger,
+    logStream: overrides.logStream,
+    redactUrl,
+    headers,
     bodyLimit: DEFAULT_BODY_LIMIT,
-    // Ids of the contract are up to 255 characters: let them reach validation (and its 400).
-    routerOptions: { maxParamLength: 512 },
-    // Router errors (a too-long or badly encoded path) answer in the portal's error shape too.
-    frameworkErrors: (err, _req, reply) => {
-      applySecurityHeaders(reply as FastifyReply, headers);
-      void (reply as FastifyReply)
-        .status(err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400)
-        .send({ message: 'This address is not valid', code: 'BAD_REQUEST' });
+    extra: {
+      serverFactory: httpServerFactory(() => fast.route),
+      // Our own 503 while closing (registerLoadShedding), in the portal's error shape.
+      return503OnClosing: false,
     },
-    requestTimeout: config.requestTimeoutMs,
-    connectionTimeout: config.requestTimeoutMs * 2,
-    // Our own 503 while closing (registerLoadShedding), in the portal's error shape.
-    return503OnClosing: false,
-    forceCloseConnections: 'idle',
   });
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  // JSON only: a form-encoded or text body is refused with 415 (no CORS-simple mutation gets in).
-  app.removeContentTypeParser(['text/plain']);
 
   const clock = overrides.clock ?? systemClock;
   const database =

@@ -1,17 +1,17 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Clock } from '../lib/clock';
 import { memoryRateLimiter } from '../lib/rate-limiter';
 import { serverRoot } from '../lib/server-root';
 import { registerErrorHandling } from '../plugins/errors';
+import { createFastify } from '../plugins/fastify-base';
 import { createRateLimit } from '../plugins/rate-limit';
 import { registerBodyRules } from '../plugins/request-bodies';
-import { applySecurityHeaders, contentSecurityPolicy, registerSecurity } from '../plugins/security';
+import { contentSecurityPolicy, registerSecurity } from '../plugins/security';
 import { registerJsonCompression, registerWebApp, spaPageSender } from '../plugins/web-app';
 import type { Services } from '../services';
 import { createCustomerPage } from './customer-page';
@@ -56,35 +56,14 @@ export type ConsoleDeps = {
  */
 export async function buildConsoleApp(config: Config, deps: ConsoleDeps): Promise<FastifyInstance> {
   const headers = { hsts: config.console.secureCookies, csp: contentSecurityPolicy({ stripe: false }) };
-  const app = Fastify({
-    logger: deps.logger ?? {
-      level: config.logLevel,
-      ...(deps.logStream && { stream: deps.logStream }),
-      redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
-      serializers: {
-        req: (req: { method: string; url: string; ip?: string }) => ({
-          method: req.method,
-          url: redactConsoleUrl(req.url),
-          remoteAddress: req.ip,
-        }),
-      },
-    },
-    trustProxy: config.trustProxy,
+  const app = createFastify({
+    config,
+    logger: deps.logger,
+    logStream: deps.logStream,
+    redactUrl: redactConsoleUrl,
+    headers,
     bodyLimit: BODY_LIMIT,
-    routerOptions: { maxParamLength: 512 },
-    frameworkErrors: (err, _req, reply) => {
-      applySecurityHeaders(reply as FastifyReply, headers);
-      void (reply as FastifyReply)
-        .status(err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400)
-        .send({ message: 'This address is not valid', code: 'BAD_REQUEST' });
-    },
-    requestTimeout: config.requestTimeoutMs,
-    connectionTimeout: config.requestTimeoutMs * 2,
-    forceCloseConnections: 'idle',
   });
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  app.removeContentTypeParser(['text/plain']);
 
   const { db, clock, services } = deps;
   const staff = createStaffService({ db, clock });
