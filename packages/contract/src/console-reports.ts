@@ -17,6 +17,16 @@ export const OverviewMonthSchema = z.object({
 });
 export type OverviewMonth = z.infer<typeof OverviewMonthSchema>;
 
+export const OverviewDaySchema = z.object({
+  /** `YYYY-MM-DD` (UTC). */
+  day: z.string(),
+  /** License validations answered that day (every answer, valid or not). */
+  validations: z.number().int(),
+  /** Of those, answered valid. */
+  valid: z.number().int(),
+});
+export type OverviewDay = z.infer<typeof OverviewDaySchema>;
+
 export const OverviewSchema = z.object({
   currency: z.string(),
   /** Active and past-due subscriptions: unit amount × quantity, yearly ones divided by 12 (cents, rounded). */
@@ -34,6 +44,8 @@ export const OverviewSchema = z.object({
   /** Subscriptions renewing on a default card that expires before the renewal date. */
   cardsExpiringBeforeRenewal: z.number().int(),
   months: z.array(OverviewMonthSchema),
+  /** The last 30 days, today last (its count is a few seconds behind: validations are counted in memory). */
+  days: z.array(OverviewDaySchema),
 });
 export type Overview = z.infer<typeof OverviewSchema>;
 

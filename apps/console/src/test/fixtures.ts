@@ -115,5 +115,10 @@ export function anOverview(): Overview {
       newSubscriptions: 10 + i,
       churnedSubscriptions: 2,
     })),
+    days: Array.from({ length: 30 }, (_, i) => ({
+      day: `2026-11-${String(i + 1).padStart(2, '0')}`,
+      validations: 40_000 + i * 100,
+      valid: 39_000 + i * 100,
+    })),
   };
 }

@@ -17,7 +17,7 @@ const MRR_EXACT = sql`coalesce(sum(case when interval = 'year' then unit_amount 
 
 /**
  * The console's overview: revenue and counts from the subscriptions, licenses and invoices tables,
- * and the last 12 months. Revenue per month is the local engine's paid invoices (Stripe keeps its
+ * the last 12 months, and validations in each of the last 30 days. Revenue per month is the local engine's paid invoices (Stripe keeps its
  * own); a past month's MRR counts the subscriptions alive at its end at their current price.
  */
 export function createOverview(deps: { db: Db; clock: Clock; currency: string }) {
@@ -28,8 +28,10 @@ export function createOverview(deps: { db: Db; clock: Clock; currency: string })
     const since = new Date(now.getTime() - 30 * DAY).toISOString();
     const nowIso = now.toISOString();
     const firstMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 11, 1));
+    const today = nowIso.slice(0, 10);
+    const firstDay = new Date(now.getTime() - 29 * DAY).toISOString().slice(0, 10);
 
-    const [[subs], [moves], [lic], [people], [failed], [expiring], months] = await Promise.all([
+    const [[subs], [moves], [lic], [people], [failed], [expiring], months, days] = await Promise.all([
       rows<Record<string, string | number>>(
         db,
         sql`select round(${MRR_EXACT})::bigint as mrr, round(${MRR_EXACT} * 12)::bigint as arr,
@@ -75,6 +77,15 @@ export function createOverview(deps: { db: Db; clock: Clock; currency: string })
                  where s.status = 'canceled' and s.canceled_at >= m.start and s.canceled_at < m.start + interval '1 month') as churned
             from m order by m.start`,
       ),
+      // Counted in memory by validation and added per day with the last-seen writes (validation_days).
+      rows<Record<string, string | number>>(
+        db,
+        sql`select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(v.validations, 0)::bigint as validations,
+                   coalesce(v.valid, 0)::bigint as valid
+            from (select generate_series(${firstDay}::date, ${today}::date, interval '1 day')::date as day) d
+            left join validation_days v on v.day = d.day
+            order by d.day`,
+      ),
     ]);
 
     return {
@@ -97,6 +108,7 @@ export function createOverview(deps: { db: Db; clock: Clock; currency: string })
         newSubscriptions: Number(m.new),
         churnedSubscriptions: Number(m.churned),
       })),
+      days: days.map((d) => ({ day: String(d.day), validations: Number(d.validations), valid: Number(d.valid) })),
     };
   }
 

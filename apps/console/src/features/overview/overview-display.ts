@@ -1,4 +1,4 @@
-import type { OverviewMonth } from '@portal/contract';
+import type { OverviewDay, OverviewMonth } from '@portal/contract';
 
 /** '2026-03' -> 'Mar 2026' in the reader's locale (a UTC month, never shifted by the time zone). */
 export function monthLabel(month: string, locale?: string): string {
@@ -46,4 +46,25 @@ export function monthOverMonth(months: readonly OverviewMonth[], key: 'mrr' | 'r
   const before = months.at(-2);
   if (!last || !before || before[key] === 0) return null;
   return ((last[key] - before[key]) / before[key]) * 100;
+}
+
+/** '2026-11-03' -> 'Nov 3' in the reader's locale (a UTC day, never shifted by the time zone). */
+export function dayLabel(day: string, locale?: string): string {
+  const [y, m, d] = day.split('-').map(Number);
+  if (!y || !m || !d) return day;
+  return new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(
+    new Date(Date.UTC(y, m - 1, d)),
+  );
+}
+
+export interface ValidationRow {
+  day: string;
+  label: string;
+  valid: number;
+  refused: number;
+}
+
+/** The days as the validations chart stacks them: answered valid, and refused (every other answer). */
+export function validationRows(days: readonly OverviewDay[], locale?: string): ValidationRow[] {
+  return days.map((d) => ({ day: d.day, label: dayLabel(d.day, locale), valid: d.valid, refused: d.validations - d.valid }));
 }

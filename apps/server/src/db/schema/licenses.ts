@@ -1,4 +1,4 @@
-import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, date, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users';
 import { subscriptions } from './billing';
 
@@ -47,3 +47,15 @@ export const nodes = pgTable(
     index('nodes_license_activated_idx').on(t.licenseId, t.activatedAt, t.id),
   ],
 );
+
+/**
+ * Validations answered per UTC day (all of them, and those answered valid), for the console's
+ * overview. Counted in memory on the validation path and added here with the batched last-seen
+ * writes (modules/licenses/last-seen-buffer.ts), so a validation never writes a row of its own;
+ * several server instances add to the same day.
+ */
+export const validationDays = pgTable('validation_days', {
+  day: date('day', { mode: 'string' }).primaryKey(),
+  validations: bigint('validations', { mode: 'number' }).notNull().default(0),
+  valid: bigint('valid', { mode: 'number' }).notNull().default(0),
+});

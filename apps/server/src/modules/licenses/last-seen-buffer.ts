@@ -15,40 +15,97 @@ export type LastSeenBufferDeps = {
  * between them keep every hold short (and far below PostgreSQL's 65,535 parameters a statement).
  */
 const ROWS_PER_STATEMENT = 100;
+const DAY_MS = 86_400_000;
+
+type DayCount = { all: number; valid: number };
 
 /**
  * Last-seen times from validation, written in batches: a busy fleet validating every minute must
- * not turn each check into a write. Per instance; a lost batch only loses recency.
+ * not turn each check into a write. Per instance; a lost batch only loses recency. The number of
+ * validations per UTC day (the console's overview) rides along: counted in memory, added to
+ * `validation_days` by the same flush.
  */
 export function createLastSeenBuffer(deps: LastSeenBufferDeps) {
   const flushMs = deps.flushMs ?? 5_000;
   const pending = new Map<string, Date>();
+  const days = new Map<string, DayCount>();
+  // The day being counted, so a count is one comparison and two increments.
+  let day: { start: number; end: number; count: DayCount } | undefined;
   let timer: NodeJS.Timeout | undefined;
   let flushing: Promise<void> = Promise.resolve();
   let closed = false;
 
   /** Writes every buffered time, ROWS_PER_STATEMENT at a time; what failed is kept for the next try. */
+  async function writeLastSeen() {
+    const batch = [...pending];
+    pending.clear();
+    for (let from = 0; from < batch.length; from += ROWS_PER_STATEMENT) {
+      if (from > 0) await new Promise((resolve) => setImmediate(resolve));
+      try {
+        await repo.updateLastSeen(deps.db, batch.slice(from, from + ROWS_PER_STATEMENT));
+      } catch (err) {
+        const unwritten = batch.slice(from);
+        deps.log.warn({ err, nodes: unwritten.length }, 'could not write last-seen times; keeping them for the next flush');
+        for (const [id, at] of unwritten) {
+          const prev = pending.get(id);
+          if (!prev || prev < at) pending.set(id, at);
+        }
+        return;
+      }
+    }
+  }
+
+  /** Adds the counted validations to their days; what failed is counted again into the next flush. */
+  async function writeDayCounts() {
+    const counted = [...days];
+    days.clear();
+    day = undefined;
+    try {
+      await repo.addValidationCounts(deps.db, counted);
+    } catch (err) {
+      deps.log.warn({ err, days: counted.length }, 'could not write validation counts; keeping them for the next flush');
+      for (const [d, c] of counted) {
+        const now = days.get(d);
+        if (now) {
+          now.all += c.all;
+          now.valid += c.valid;
+        } else days.set(d, c);
+      }
+    }
+  }
+
   function flush(): Promise<void> {
     flushing = flushing.then(async () => {
-      if (pending.size === 0) return;
-      const batch = [...pending];
-      pending.clear();
-      for (let from = 0; from < batch.length; from += ROWS_PER_STATEMENT) {
-        if (from > 0) await new Promise((resolve) => setImmediate(resolve));
-        try {
-          await repo.updateLastSeen(deps.db, batch.slice(from, from + ROWS_PER_STATEMENT));
-        } catch (err) {
-          const unwritten = batch.slice(from);
-          deps.log.warn({ err, nodes: unwritten.length }, 'could not write last-seen times; keeping them for the next flush');
-          for (const [id, at] of unwritten) {
-            const prev = pending.get(id);
-            if (!prev || prev < at) pending.set(id, at);
-          }
-          return;
-        }
-      }
+      if (pending.size > 0) await writeLastSeen();
+      if (days.size > 0) await writeDayCounts();
     });
     return flushing;
+  }
+
+  function arm() {
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      void flush();
+    }, flushMs);
+    timer.unref();
+  }
+
+  /** Counts one validation answered at `at` (valid or not); never waits. */
+  function count(at: Date, valid: boolean): void {
+    const t = at.getTime();
+    if (!day || t < day.start || t >= day.end) {
+      const start = t - (((t % DAY_MS) + DAY_MS) % DAY_MS);
+      const key = new Date(start).toISOString().slice(0, 10);
+      let c = days.get(key);
+      if (!c) days.set(key, (c = { all: 0, valid: 0 }));
+      day = { start, end: start + DAY_MS, count: c };
+    }
+    day.count.all++;
+    if (valid) day.count.valid++;
+    // While the app closes, nothing would flush later.
+    if (closed) void flush();
+    else arm();
   }
 
   /** Notes that `nodeId` was seen at `at`; resolves at once unless the buffer is closed. */
@@ -57,18 +114,13 @@ export function createLastSeenBuffer(deps: LastSeenBufferDeps) {
     if (!prev || prev < at) pending.set(nodeId, at);
     // While the app closes, nothing would flush later: write before answering.
     if (closed) return flush();
-    if (!timer) {
-      timer = setTimeout(() => {
-        timer = undefined;
-        void flush();
-      }, flushMs);
-      timer.unref();
-    }
+    arm();
     return undefined;
   }
 
   return {
     note,
+    count,
     flush,
     /** The node's last-seen time, counting a buffered one not yet written. */
     lastSeenOf(n: NodeRow): Date {
@@ -79,7 +131,7 @@ export function createLastSeenBuffer(deps: LastSeenBufferDeps) {
     forget(nodeId: string) {
       pending.delete(nodeId);
     },
-    /** Flushes pending times and stops buffering (later notes write at once); call before the database closes. */
+    /** Flushes pending times (and counts) and stops buffering (later notes write at once); call before the database closes. */
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);

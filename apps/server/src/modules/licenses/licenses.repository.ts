@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { licenses, nodes, subscriptions, users } from '../../db/schema/index';
+import { licenses, nodes, subscriptions, users, validationDays } from '../../db/schema/index';
 
 export type LicenseRow = typeof licenses.$inferSelect;
 export type NodeRow = typeof nodes.$inferSelect;
@@ -275,6 +275,21 @@ export const licensesRepository = {
     await tx.execute(
       sql`update nodes set last_seen_at = greatest(nodes.last_seen_at, v.at) from (values ${rows}) as v(id, at) where nodes.id = v.id`,
     );
+  },
+
+  /** Adds counted validations to their days (one statement; other instances add to the same rows). */
+  async addValidationCounts(tx: Tx, days: Array<[day: string, counts: { all: number; valid: number }]>) {
+    if (days.length === 0) return;
+    await tx
+      .insert(validationDays)
+      .values(days.map(([day, c]) => ({ day, validations: c.all, valid: c.valid })))
+      .onConflictDoUpdate({
+        target: validationDays.day,
+        set: {
+          validations: sql`${validationDays.validations} + excluded.validations`,
+          valid: sql`${validationDays.valid} + excluded.valid`,
+        },
+      });
   },
 
   /** Newest first, then id, so pages never repeat or skip a license. */

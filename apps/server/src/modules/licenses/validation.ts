@@ -64,6 +64,7 @@ export function createValidation(deps: ValidationDeps) {
   async function validate(key: string, input: ValidateInput): Promise<ValidateResponse> {
     const now = clock.now();
     const { answer, seen } = answerOf(await find(key, input.fingerprint), input, now);
+    lastSeen.count(now, answer.valid);
     if (seen) await lastSeen.note(seen, now);
     return answer;
   }
@@ -71,7 +72,7 @@ export function createValidation(deps: ValidationDeps) {
   /**
    * The same validation when memory alone answers it (the route's fast path,
    * validation-fast-path.ts): a function giving the answer validate would give at the time it is
-   * called (counting the cache hit and noting the node as seen, as validate does), or undefined
+   * called (counting the cache hit and the validation, and noting the node as seen, as validate does), or undefined
    * when validate would read the database. Looking changes nothing.
    */
   function fromMemory(key: string, input: ValidateInput): (() => MemoryAnswer) | undefined {
@@ -81,6 +82,7 @@ export function createValidation(deps: ValidationDeps) {
       const now = clock.now();
       cache!.hit(key);
       const { answer, seen } = answerOf(row ?? undefined, input, now);
+      lastSeen.count(now, answer.valid);
       return { answer, pending: seen ? lastSeen.note(seen, now) : undefined };
     };
   }

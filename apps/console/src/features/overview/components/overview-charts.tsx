@@ -2,7 +2,7 @@ import { AreaChart, BarChart } from '@mantine/charts';
 import { Grid, Paper, Stack, Text, Title } from '@mantine/core';
 import type { Overview } from '@portal/contract';
 import { formatMoney } from '@web/lib/format';
-import { chartRows, compactMoney } from '../overview-display';
+import { chartRows, compactMoney, validationRows } from '../overview-display';
 
 function ChartCard({ title, description, children }: { title: string; description: string; children: React.ReactNode }) {
   return (
@@ -22,9 +22,14 @@ function ChartCard({ title, description, children }: { title: string; descriptio
   );
 }
 
-/** The last 12 months: MRR, revenue collected, and subscriptions won and lost. */
+const count = (n: number) => new Intl.NumberFormat().format(n);
+const compactCount = (n: number) => new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 }).format(n);
+
+/** The last 12 months: MRR, revenue collected, and subscriptions won and lost; validations of the last 30 days. */
 export function OverviewCharts({ overview }: { overview: Overview }) {
   const rows = chartRows(overview.months);
+  const days = validationRows(overview.days);
+  const validations = overview.days.reduce((s, d) => s + d.validations, 0);
   const money = (major: number) => formatMoney(Math.round(major * 100), overview.currency);
   const axisMoney = (major: number) => compactMoney(Math.round(major * 100), overview.currency);
   return (
@@ -81,6 +86,30 @@ export function OverviewCharts({ overview }: { overview: Overview }) {
             legendProps={{ verticalAlign: 'bottom', height: 40 }}
             role="img"
             aria-label="New and churned subscriptions in each of the last 12 months"
+          />
+        </ChartCard>
+      </Grid.Col>
+      <Grid.Col span={12}>
+        <ChartCard
+          title="Validations per day"
+          description={`License checks answered by the portal, ${count(validations)} in the last 30 days; today's is a few seconds behind`}
+        >
+          <BarChart
+            h={240}
+            data={days}
+            dataKey="label"
+            type="stacked"
+            series={[
+              { name: 'valid', label: 'Valid', color: 'teal.6' },
+              { name: 'refused', label: 'Refused', color: 'orange.6' },
+            ]}
+            valueFormatter={count}
+            yAxisProps={{ tickFormatter: compactCount, allowDecimals: false, width: 56 }}
+            gridAxis="y"
+            withLegend
+            legendProps={{ verticalAlign: 'bottom', height: 40 }}
+            role="img"
+            aria-label="License validations answered valid and refused in each of the last 30 days"
           />
         </ChartCard>
       </Grid.Col>

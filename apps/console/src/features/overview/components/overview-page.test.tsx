@@ -25,6 +25,16 @@ describe('OverviewPage', () => {
     expect(screen.getByRole('heading', { name: 'Monthly recurring revenue' })).toBeInTheDocument();
   });
 
+  it('charts validations per day over the last 30 days, with their total', async () => {
+    renderOverview({ 'GET /api/console/overview': { status: 200, body: anOverview() } });
+    expect(await screen.findByRole('heading', { name: 'Validations per day' })).toBeInTheDocument();
+    // 30 days of 40,000 + i × 100 validations.
+    expect(screen.getByText(/1,243,500 in the last 30 days/)).toBeInTheDocument();
+    expect(
+      screen.getByRole('img', { name: 'License validations answered valid and refused in each of the last 30 days' }),
+    ).toBeInTheDocument();
+  });
+
   it('shows skeletons while loading, then the error with Retry', async () => {
     const fetch = renderOverview({
       'GET /api/console/overview': { status: 500, body: { message: 'The database is not answering', code: 'INTERNAL' } },
