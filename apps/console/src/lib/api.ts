@@ -3,7 +3,17 @@ import { signedOut } from './session-slice';
 import type { ConsoleState } from './hooks';
 
 /** Cache groups: an action invalidates what it changed, so the pages showing it read it again. */
-export const TAGS = ['Session', 'Customer', 'Subscriptions', 'Licenses', 'Invoices', 'Overview', 'Staff', 'Audit'] as const;
+export const TAGS = [
+  'Session',
+  'Customer',
+  'Subscriptions',
+  'Licenses',
+  'Invoices',
+  'Overview',
+  'Staff',
+  'Audit',
+  'Search',
+] as const;
 
 /** Every call goes to the console's own listener; paths come from the contract's CONSOLE_ROUTES. */
 const rawBaseQuery = fetchBaseQuery({ baseUrl: '', credentials: 'same-origin' });

@@ -31,7 +31,7 @@ export const customersApi = api.injectEndpoints({
     const action = (route: ActionRoute) =>
       build.mutation<ActionResult, ActionArgs>({
         query: ({ params, body }) => ({ url: consolePath(route, params), method: 'POST', body }),
-        invalidatesTags: ['Customer', 'Subscriptions', 'Licenses', 'Invoices', 'Overview', 'Audit'],
+        invalidatesTags: ['Customer', 'Subscriptions', 'Licenses', 'Invoices', 'Overview', 'Audit', 'Search'],
       });
     return {
       /** GET /api/console/customers/{userId}: everything the customer page shows, in one read. */

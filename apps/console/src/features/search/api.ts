@@ -8,6 +8,8 @@ export const searchApi = api.injectEndpoints({
       query: (q) => ({ url: consolePath('search'), params: { q } }),
       // Results are a moment's answer: a search typed again a minute later asks again.
       keepUnusedDataFor: 30,
+      // An action changes what a search finds (a deleted customer, an issued key, a released node).
+      providesTags: ['Search'],
     }),
   }),
 });
