@@ -1,7 +1,8 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { CONSOLE_API, CONSOLE_ROUTES, CONSOLE_SESSION_COOKIE, ErrorSchema, type ConsoleRouteId } from '@portal/contract';
 import { AppError } from '../lib/errors';
 import { asArray } from '../plugins/request-bodies';
+import { secretCookie, type SessionCookie } from '../plugins/session';
 import type { StaffAuth, StaffSession } from './staff-auth';
 import type { StaffActor } from './staff.service';
 
@@ -18,29 +19,14 @@ declare module 'fastify' {
   }
 }
 
-export type StaffCookie = {
-  name: string;
-  set: (reply: FastifyReply, secret: string) => void;
-  clear: (reply: FastifyReply) => void;
-  read: (req: FastifyRequest) => string | undefined;
-};
+export type StaffCookie = SessionCookie;
 
 /**
- * The console's own cookie: HttpOnly, SameSite=Strict (a staff session is never sent along from
- * another site, not even on a top-level navigation), Secure and `__Host-` behind https.
+ * The console's own cookie: SameSite=Strict (a staff session is never sent along from another
+ * site, not even on a top-level navigation), otherwise as the customer's (secretCookie).
  */
 export function staffCookie(opts: { secure: boolean; maxAgeSeconds: number }): StaffCookie {
-  const name = opts.secure ? `__Host-${CONSOLE_SESSION_COOKIE}` : CONSOLE_SESSION_COOKIE;
-  const base = { httpOnly: true, sameSite: 'strict' as const, secure: opts.secure, path: '/' };
-  return {
-    name,
-    set: (reply, secret) => void reply.setCookie(name, secret, { ...base, maxAge: opts.maxAgeSeconds }),
-    clear: (reply) => void reply.clearCookie(name, base),
-    read: (req) => {
-      const v = req.cookies[name];
-      return v && /^[A-Za-z0-9_-]{43}$/.test(v) ? v : undefined;
-    },
-  };
+  return secretCookie({ name: CONSOLE_SESSION_COOKIE, sameSite: 'strict', ...opts });
 }
 
 /**

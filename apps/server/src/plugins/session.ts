@@ -36,10 +36,19 @@ export type SessionCookie = {
   read: (req: FastifyRequest) => string | undefined;
 };
 
-export function sessionCookie(opts: { secure: boolean; maxAgeSeconds: number }): SessionCookie {
-  // The __Host- prefix pins the cookie to this host, https and path / (browsers enforce it).
-  const name = opts.secure ? '__Host-portal_session' : 'portal_session';
-  const base = { httpOnly: true, sameSite: 'lax' as const, secure: opts.secure, path: '/' };
+/**
+ * A cookie holding a session secret (43 base64url characters, nothing else is read back): HttpOnly,
+ * path /, and behind https Secure with the `__Host-` prefix, which pins it to this host (browsers
+ * enforce it). The portal's and the console's sessions differ in their name and SameSite only.
+ */
+export function secretCookie(opts: {
+  name: string;
+  sameSite: 'lax' | 'strict';
+  secure: boolean;
+  maxAgeSeconds: number;
+}): SessionCookie {
+  const name = opts.secure ? `__Host-${opts.name}` : opts.name;
+  const base = { httpOnly: true, sameSite: opts.sameSite, secure: opts.secure, path: '/' };
   return {
     name,
     set: (reply, secret) => void reply.setCookie(name, secret, { ...base, maxAge: opts.maxAgeSeconds }),
@@ -49,6 +58,11 @@ export function sessionCookie(opts: { secure: boolean; maxAgeSeconds: number }):
       return v && /^[A-Za-z0-9_-]{43}$/.test(v) ? v : undefined;
     },
   };
+}
+
+/** The customer's session cookie (SameSite=Lax: the e-mailed link's landing page is a navigation). */
+export function sessionCookie(opts: { secure: boolean; maxAgeSeconds: number }): SessionCookie {
+  return secretCookie({ name: 'portal_session', sameSite: 'lax', ...opts });
 }
 
 /**
