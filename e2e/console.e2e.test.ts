@@ -79,4 +79,43 @@ describe('vendor console', () => {
     await page.getByRole('heading', { level: 1, name: 'Invoices' }).waitFor();
     expect(await page.getByRole('link', { name: 'Staff' }).count()).toBe(0);
   });
+
+  it('an owner adds a staff member, changes their role and removes them after confirming', async ({ staff }) => {
+    const { page } = await staff('owner');
+    const email = uniqueEmail('newcomer', 'vendor.example');
+    await page.goto('/staff');
+    await page.getByRole('heading', { level: 1, name: 'Staff' }).waitFor();
+    await page.getByRole('table', { name: 'Staff members' }).getByText(CONSOLE_OWNER).waitFor();
+    await expectAccessible(page, 'console staff');
+
+    await page.getByRole('button', { name: 'Add staff member' }).click();
+    const add = page.getByRole('dialog', { name: 'Add staff member' });
+    await add.getByRole('textbox', { name: /E-mail address/ }).fill(email);
+    await add.getByRole('radio', { name: 'Support' }).check();
+    await expectAccessible(page, 'console add-staff dialog');
+    await add.getByRole('button', { name: 'Add staff member' }).click();
+    await add.waitFor({ state: 'hidden' });
+    const role = page.getByRole('combobox', { name: `Role of ${email}` });
+    expect(await role.inputValue()).toBe('Support');
+
+    await role.click();
+    await page.getByRole('option', { name: 'Billing' }).click();
+    await expect.poll(() => role.inputValue()).toBe('Billing');
+    const roleOf = async () => {
+      const { items } = (await (await page.request.get('/api/console/staff')).json()) as {
+        items: { email: string; role: string }[];
+      };
+      return items.find((m) => m.email === email)?.role;
+    };
+    await expect.poll(roleOf).toBe('billing');
+
+    await page.getByRole('button', { name: `Remove ${email}` }).click();
+    const remove = page.getByRole('dialog', { name: 'Remove staff member' });
+    await remove.getByText(email).waitFor();
+    await expectAccessible(page, 'console remove-staff dialog');
+    await remove.getByRole('button', { name: 'Remove' }).click();
+    await remove.waitFor({ state: 'hidden' });
+    await page.getByRole('table', { name: 'Staff members' }).getByText(email).waitFor({ state: 'detached' });
+    expect(await roleOf()).toBeUndefined();
+  });
 });
