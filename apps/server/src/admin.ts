@@ -11,6 +11,7 @@ import { openDatabase, type Database } from './db/client';
 import { systemClock } from './lib/clock';
 import { lockDataDir } from './lib/data-dir-lock';
 import { AppError } from './lib/errors';
+import { textTable } from './lib/text-table';
 import { createAuditService } from './modules/audit/audit.service';
 import { createLicenseService, type VendorLicense } from './modules/licenses/licenses.service';
 import { createUserService } from './modules/users/users.service';
@@ -134,13 +135,7 @@ function formatTable(rows: VendorLicense[]): string {
     r.email ?? '(deleted account)',
     r.subscriptionId ?? '-',
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const format = (cells: string[]) =>
-    cells
-      .map((c, i) => c.padEnd(widths[i]!))
-      .join('  ')
-      .trimEnd();
-  return [format(header), ...lines.map(format)].join('\n');
+  return textTable(header, lines);
 }
 
 /** Opens the server's database; for PGlite first takes DATA_DIR's lock, so a running server is detected. */

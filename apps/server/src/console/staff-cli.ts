@@ -1,6 +1,7 @@
 import { EmailSchema, STAFF_ROLES, StaffRoleSchema, type StaffMember, type StaffRole } from '@portal/contract';
 import type { Db } from '../db/client';
 import { systemClock } from '../lib/clock';
+import { textTable } from '../lib/text-table';
 import { CLI_ACTOR, createStaffService } from './staff.service';
 
 /** `npm run admin -- staff …`: the console's staff from the vendor's command line. */
@@ -63,13 +64,7 @@ function formatStaff(rows: StaffMember[]): string {
   const header = ['EMAIL', 'ROLE', 'ADDED', 'LAST SIGN-IN'];
   const day = (iso: string | null) => (iso ? iso.replace('T', ' ').slice(0, 16) : '-');
   const lines = rows.map((r) => [r.email, r.role, day(r.createdAt), day(r.lastSignInAt)]);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const format = (cells: string[]) =>
-    cells
-      .map((c, i) => c.padEnd(widths[i]!))
-      .join('  ')
-      .trimEnd();
-  return [format(header), ...lines.map(format)].join('\n');
+  return textTable(header, lines);
 }
 
 /** Runs a staff command on the server's database; what it prints goes to stdout. */
