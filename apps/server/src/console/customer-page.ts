@@ -7,7 +7,7 @@ import type { AuditService } from '../modules/audit/audit.service';
 import type { SessionService } from '../modules/auth/sessions';
 import type { BillingService } from '../modules/billing/billing.service';
 import { statusOf } from '../modules/licenses/licenses.service';
-import type { UserService } from '../modules/users/users.service';
+import { toAccountProfile, type UserService } from '../modules/users/users.service';
 import { customerPageRepository as repo } from './customer-page.repository';
 import type { StaffService } from './staff.service';
 
@@ -53,17 +53,7 @@ export function createCustomerPage(deps: CustomerPageDeps) {
     const idleSince = now.getTime() - deps.sessionIdleDays * 86_400_000;
 
     return {
-      profile: {
-        id: user.id,
-        email: user.email,
-        fname: user.fname,
-        lname: user.lname,
-        company: user.company,
-        picture: user.picture,
-        onboarded: user.onboarded,
-        linkedIdentity: user.identitySubject,
-        createdAt: user.createdAt.toISOString(),
-      },
+      profile: { id: user.id, ...toAccountProfile(user) },
       subscriptions: subs.map((s, i) => {
         const { stripeId, ...rest } = s;
         const fact = factOf.get(stripeId);

@@ -7,7 +7,7 @@ import type { LicenseService } from '../licenses/licenses.service';
 import type { AuthService } from '../auth/auth.service';
 import type { SessionService } from '../auth/sessions';
 import type { OutboxService } from '../outbox/outbox.service';
-import type { UserService } from './users.service';
+import { toAccountProfile, type UserService } from './users.service';
 
 /** Written as the actor of what deletion does to licenses, so no address outlives the account. */
 const DELETION_ACTOR = 'customer (account deletion)';
@@ -45,16 +45,7 @@ export function createAccountService(deps: AccountServiceDeps) {
       format: 'customer-portal-account-export',
       version: 1,
       exportedAt: clock.now().toISOString(),
-      profile: {
-        email: user.email,
-        fname: user.fname,
-        lname: user.lname,
-        company: user.company,
-        picture: user.picture,
-        onboarded: user.onboarded,
-        linkedIdentity: user.identitySubject,
-        createdAt: user.createdAt.toISOString(),
-      },
+      profile: toAccountProfile(user),
       // The id hash is a credential's digest, not data about the person: left out.
       sessions: sessionRows.map((s) => ({
         method: s.method,

@@ -15,6 +15,18 @@ export const toSessionUser = (u: UserRow): SessionUser => ({
   company: u.company,
 });
 
+/** The whole profile of an account, as its data export and the vendor console show it. */
+export const toAccountProfile = (u: UserRow) => ({
+  email: u.email,
+  fname: u.fname,
+  lname: u.lname,
+  company: u.company,
+  picture: u.picture,
+  onboarded: u.onboarded,
+  linkedIdentity: u.identitySubject,
+  createdAt: u.createdAt.toISOString(),
+});
+
 export type ProfileFields = { fname: string; lname: string; company?: string | undefined };
 
 /** What an external identity provider says about the person signing in. */
