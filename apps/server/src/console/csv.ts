@@ -3,7 +3,7 @@
  * -, @, tab, CR at its start) is prefixed with an apostrophe, so exported customer data cannot
  * execute anything when opened.
  */
-export function toCsv<T extends Record<string, unknown>>(rows: T[], columns: Array<keyof T & string>): string {
+export function toCsv<T extends Record<string, unknown>>(rows: T[], columns: ReadonlyArray<keyof T & string>): string {
   const cell = (v: unknown) => {
     let s = v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v as string | number);
     if (/^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s)) s = `'${s}`;

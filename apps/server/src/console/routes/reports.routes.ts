@@ -26,7 +26,7 @@ function pageOrCsv<T extends Record<string, unknown>, P extends { items: T[] }>(
   format: string | undefined,
   name: string,
   result: P,
-  columns: Array<keyof T & string>,
+  columns: ReadonlyArray<keyof T & string>,
 ) {
   if (format !== 'csv') return result;
   return reply
@@ -35,6 +35,26 @@ function pageOrCsv<T extends Record<string, unknown>, P extends { items: T[] }>(
     .serializer((p: unknown) => p as string)
     .send(toCsv(result.items, columns));
 }
+
+/** The columns of each list's CSV download, in order. */
+const CSV_COLUMNS = {
+  customers: ['id', 'email', 'name', 'company', 'createdAt', 'activeSubscriptions', 'licenses'],
+  subscriptions: [
+    'subscriptionId',
+    'email',
+    'status',
+    'interval',
+    'quantity',
+    'amount',
+    'currency',
+    'currentPeriodEnd',
+    'cancelAtPeriodEnd',
+    'createdAt',
+    'userId',
+  ],
+  licenses: ['licenseKey', 'email', 'status', 'maxNodes', 'activeNodes', 'expiresAt', 'createdAt', 'subscriptionId', 'userId'],
+  invoices: ['number', 'email', 'status', 'amountDue', 'amountPaid', 'currency', 'created', 'subscriptionId', 'userId', 'id'],
+} as const;
 
 const listAnswer = <S extends z.ZodType>(page: S) => ({
   200: z.union([page, z.string()]),
@@ -60,15 +80,7 @@ export async function reportsRoutes(app: FastifyInstance, { lists, overview }: R
     ...at('listCustomers'),
     schema: { summary: 'Customers', querystring: ListCustomersQuerySchema, response: listAnswer(ConsoleCustomerPageSchema) },
     handler: async (req, reply) =>
-      pageOrCsv(reply, req.query.format, 'customers', await lists.listCustomers(req.query), [
-        'id',
-        'email',
-        'name',
-        'company',
-        'createdAt',
-        'activeSubscriptions',
-        'licenses',
-      ]),
+      pageOrCsv(reply, req.query.format, 'customers', await lists.listCustomers(req.query), CSV_COLUMNS.customers),
   });
 
   r.route({
@@ -79,36 +91,14 @@ export async function reportsRoutes(app: FastifyInstance, { lists, overview }: R
       response: listAnswer(ConsoleSubscriptionPageSchema),
     },
     handler: async (req, reply) =>
-      pageOrCsv(reply, req.query.format, 'subscriptions', await lists.listSubscriptions(req.query), [
-        'subscriptionId',
-        'email',
-        'status',
-        'interval',
-        'quantity',
-        'amount',
-        'currency',
-        'currentPeriodEnd',
-        'cancelAtPeriodEnd',
-        'createdAt',
-        'userId',
-      ]),
+      pageOrCsv(reply, req.query.format, 'subscriptions', await lists.listSubscriptions(req.query), CSV_COLUMNS.subscriptions),
   });
 
   r.route({
     ...at('listLicenses'),
     schema: { summary: 'Licenses', querystring: ListLicensesQuerySchema, response: listAnswer(ConsoleLicensePageSchema) },
     handler: async (req, reply) =>
-      pageOrCsv(reply, req.query.format, 'licenses', await lists.listLicenses(req.query), [
-        'licenseKey',
-        'email',
-        'status',
-        'maxNodes',
-        'activeNodes',
-        'expiresAt',
-        'createdAt',
-        'subscriptionId',
-        'userId',
-      ]),
+      pageOrCsv(reply, req.query.format, 'licenses', await lists.listLicenses(req.query), CSV_COLUMNS.licenses),
   });
 
   r.route({
@@ -119,17 +109,6 @@ export async function reportsRoutes(app: FastifyInstance, { lists, overview }: R
       response: listAnswer(ConsoleInvoicePageSchema),
     },
     handler: async (req, reply) =>
-      pageOrCsv(reply, req.query.format, 'invoices', await lists.listInvoices(req.query), [
-        'number',
-        'email',
-        'status',
-        'amountDue',
-        'amountPaid',
-        'currency',
-        'created',
-        'subscriptionId',
-        'userId',
-        'id',
-      ]),
+      pageOrCsv(reply, req.query.format, 'invoices', await lists.listInvoices(req.query), CSV_COLUMNS.invoices),
   });
 }
