@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SupportInfoSchema, type SubscriptionStatus } from '@portal/contract';
 import { subscriptions, users } from '../../db/schema/index';
+import type { Tx } from '../../db/client';
 import { buildTestApp, type TestApp } from '../../../test/helpers';
 
 let t: TestApp;
@@ -107,28 +108,18 @@ describe('GET /api/products/licenses', () => {
     const other = await signedInUser('dash-other@example.com');
     const licenses = t.app.ctx.services.licenses;
     const now = t.clock.now();
+    const issue = (tx: Tx, userId: string, maxNodes: number, days: number) =>
+      licenses.issue(tx, {
+        userId,
+        subscriptionId: null,
+        maxNodes,
+        expiresAt: new Date(now.getTime() + days * DAY),
+        actor: 'test',
+      });
     const issued = await t.db.transaction(async (tx) => ({
-      full: await licenses.issue(tx, {
-        userId: id,
-        subscriptionId: null,
-        maxNodes: 1,
-        expiresAt: new Date(now.getTime() + 90 * DAY),
-        actor: 'test',
-      }),
-      soon: await licenses.issue(tx, {
-        userId: id,
-        subscriptionId: null,
-        maxNodes: 5,
-        expiresAt: new Date(now.getTime() + 3 * DAY),
-        actor: 'test',
-      }),
-      foreign: await licenses.issue(tx, {
-        userId: other.id,
-        subscriptionId: null,
-        maxNodes: 7,
-        expiresAt: new Date(now.getTime() + 90 * DAY),
-        actor: 'test',
-      }),
+      full: await issue(tx, id, 1, 90),
+      soon: await issue(tx, id, 5, 3),
+      foreign: await issue(tx, other.id, 7, 90),
     }));
     const act = await t.app.inject({
       method: 'POST',
