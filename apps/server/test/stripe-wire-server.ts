@@ -84,6 +84,7 @@ type Subscription = {
 };
 
 type Refund = Json & { id: string; amount: number; payment_intent: string; status: string };
+type CreditNote = Json & { id: string; invoice: string; customer: string; total: number; status: string };
 
 class StripeWireError extends Error {
   constructor(
@@ -176,6 +177,7 @@ export async function startStripeWireServer(opts: {
   const subscriptions = new Map<string, Subscription>();
   const invoices = new Map<string, Invoice>();
   const refunds = new Map<string, Refund>();
+  const creditNotes = new Map<string, CreditNote>();
   const prices = new Map(opts.prices.map((p) => [p.id, p]));
   const idempotency = new Map<string, { fingerprint: string; status: number; body: string }>();
   const requests: WireRequest[] = [];
@@ -361,6 +363,8 @@ export async function startStripeWireServer(opts: {
       if (inv.total < 0) balance += inv.total;
       else balance += inv.total - inv.amount_due;
     }
+    // Credit notes credited to the balance (the portal's credit notes credit their whole total).
+    for (const n of creditNotes.values()) if (n.customer === customerId && n.status === 'issued') balance -= n.total;
     return balance;
   }
 
@@ -725,6 +729,72 @@ export async function startStripeWireServer(opts: {
     refunds.set(r.id, r);
     return r;
   });
+  // Post-payment credit notes of a paid invoice, credited to the customer's balance; together with
+  // the charge's refunds at most what was paid.
+  route('POST', '/v1/credit_notes', (_m, b) => {
+    const inv = getInvoice(str(b.invoice));
+    if (inv.status !== 'paid')
+      throw invalid(
+        'Credit notes on an invoice that is not paid are pre-payment; this stand-in only issues post-payment ones.',
+        'invoice',
+      );
+    const amount = Number(b.amount);
+    const credit = b.credit_amount === undefined ? amount : Number(b.credit_amount);
+    if (!Number.isInteger(amount) || amount <= 0) throw invalid('Invalid positive integer', 'amount');
+    if (credit !== amount)
+      throw invalid(
+        'The sum of credit amount, refund amount and out of band amount must equal the credit note amount.',
+        'credit_amount',
+      );
+    const issued = [...creditNotes.values()]
+      .filter((n) => n.invoice === inv.id && n.status === 'issued')
+      .reduce((a, n) => a + n.total, 0);
+    const left = inv.amount_paid - issued - refundedOf(paymentIntentOf(inv));
+    if (amount > left)
+      throw invalid(
+        `The credit note amount (${amount}) is greater than the amount remaining on the invoice (${left}).`,
+        'amount',
+      );
+    const n: CreditNote = {
+      id: rid('cn'),
+      object: 'credit_note',
+      amount,
+      amount_shipping: 0,
+      created: nowS(),
+      currency: inv.currency,
+      customer: inv.customer,
+      customer_balance_transaction: rid('cbtxn'),
+      discount_amount: 0,
+      discount_amounts: [],
+      effective_at: nowS(),
+      invoice: inv.id,
+      lines: list([], '/v1/credit_notes/lines'),
+      livemode: false,
+      memo: null,
+      metadata: (b.metadata as Json) ?? {},
+      number: `${inv.number}-CN-${creditNotes.size + 1}`,
+      out_of_band_amount: null,
+      pdf: 'https://pay.stripe.test/credit_notes/pdf',
+      post_payment_amount: amount,
+      pre_payment_amount: 0,
+      reason: null,
+      refunds: [],
+      status: 'issued',
+      subtotal: amount,
+      total: amount,
+      type: 'post_payment',
+      voided_at: null,
+    };
+    creditNotes.set(n.id, n);
+    const customer = getCustomer(inv.customer);
+    customer.balance = recomputeBalance(customer.id);
+    return n;
+  });
+  route('GET', '/v1/credit_notes', (_m, _b, q) => {
+    const invoice = q.invoice ? str(q.invoice) : undefined;
+    const data = [...creditNotes.values()].filter((n) => !invoice || n.invoice === invoice).slice(0, Number(q.limit ?? 10));
+    return list(data, '/v1/credit_notes');
+  });
   route('GET', '/v1/refunds', (_m, _b, q) => {
     const pi = q.payment_intent ? str(q.payment_intent) : undefined;
     const data = [...refunds.values()]
@@ -968,6 +1038,7 @@ export async function startStripeWireServer(opts: {
     subscriptions,
     invoices,
     refunds,
+    creditNotes,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
 
     confirmCardSetup,

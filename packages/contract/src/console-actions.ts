@@ -42,6 +42,14 @@ export const RefundInvoiceBodySchema = z.strictObject({
 });
 export type RefundInvoiceBody = z.input<typeof RefundInvoiceBodySchema>;
 
+/**
+ * POST …/invoices/{invoiceId}/credit: `amount` (cents; all that is left when left out) goes to the
+ * customer's balance and is taken off their next payments, instead of back to the card. What was
+ * refunded and credited of an invoice together never exceeds what was paid.
+ */
+export const CreditInvoiceBodySchema = RefundInvoiceBodySchema;
+export type CreditInvoiceBody = z.input<typeof CreditInvoiceBodySchema>;
+
 export const ConsoleLicenseParamsSchema = z.strictObject({ licenseKey: LicenseKeySchema });
 export const ConsoleNodeParamsSchema = z.strictObject({
   licenseKey: LicenseKeySchema,

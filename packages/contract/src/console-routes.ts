@@ -64,6 +64,7 @@ export const CONSOLE_ROUTES = {
   },
   cancelNow: { method: 'POST', path: '/api/console/subscriptions/:subscriptionId/cancel-now', roles: BILLING },
   refundInvoice: { method: 'POST', path: '/api/console/invoices/:invoiceId/refund', roles: BILLING },
+  creditInvoice: { method: 'POST', path: '/api/console/invoices/:invoiceId/credit', roles: BILLING },
 
   deleteCustomer: { method: 'POST', path: '/api/console/customers/:userId/delete', roles: OWNER },
 } as const satisfies Record<string, RouteEntry>;

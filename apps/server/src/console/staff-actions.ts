@@ -21,7 +21,7 @@ export type StaffActionsDeps = {
   staff: Pick<StaffService, 'record'>;
   users: Pick<UserService, 'findById'>;
   licenses: Pick<LicenseService, 'setSuspended' | 'extendBy' | 'releaseNode' | 'issue'>;
-  billing: Pick<BillingService, 'cancel' | 'reactivate' | 'cancelNow' | 'refundInvoice'>;
+  billing: Pick<BillingService, 'cancel' | 'reactivate' | 'cancelNow' | 'refundInvoice' | 'creditInvoice'>;
   auth: Pick<AuthService, 'requestLink'>;
   sessions: Pick<SessionService, 'endAllForUser'>;
   account: Pick<AccountService, 'deleteByStaff'>;
@@ -146,6 +146,13 @@ export function createStaffActions(deps: StaffActionsDeps) {
       await audit(db, why, 'refundInvoice', r.userId, invoiceId, { number: r.number, amount: r.amount, currency: r.currency });
       const left = r.left > 0 ? `; ${formatMoney(r.left, r.currency)} of it can still be refunded` : '';
       return done(`Refunded ${formatMoney(r.amount, r.currency)} of invoice ${r.number}${left}`);
+    },
+
+    /** Part of a paid invoice to the customer's balance, taken off their next payments: all that is left unless `amount`. */
+    async creditInvoice(why: Why, invoiceId: string, amount: number | undefined) {
+      const r = await deps.billing.creditInvoice(invoiceId, amount, STAFF_ACTOR);
+      await audit(db, why, 'creditInvoice', r.userId, invoiceId, { number: r.number, amount: r.amount, currency: r.currency });
+      return done(`Credited ${formatMoney(r.amount, r.currency)} of invoice ${r.number} to the customer's balance`);
     },
 
     /** The customer's own deletion (account.service); the audit row keeps the id, not the person. */

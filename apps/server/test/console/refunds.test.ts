@@ -81,7 +81,7 @@ describe('local engine', () => {
       const over = await refund(inv!.id, { reason, amount: 1501 });
       expect(over.statusCode, over.body).toBe(409);
       expect(over.json().message).toBe(
-        `At most $15.00 of invoice ${inv!.number} can be refunded: $25.00 was paid and $10.00 has been refunded already`,
+        `At most $15.00 of invoice ${inv!.number} can be refunded: $25.00 was paid and $10.00 has been refunded or credited already`,
       );
     });
 
@@ -94,7 +94,7 @@ describe('local engine', () => {
     await unchanged(async () => {
       const again = await refund(inv!.id, { reason, amount: 1 });
       expect(again.statusCode).toBe(409);
-      expect(again.json().message).toBe(`Invoice ${inv!.number} has already been refunded in full`);
+      expect(again.json().message).toBe(`Invoice ${inv!.number} has already been refunded or credited in full`);
     });
 
     const rows = await t.db.select().from(invoiceRefunds).where(eq(invoiceRefunds.invoiceId, inv!.id));
@@ -102,7 +102,7 @@ describe('local engine', () => {
 
     const log = await activity(t.app, fx.a.cookie);
     expect(log).toContain(`Refunded $10.00 of invoice ${inv!.number} (by the vendor's staff)`);
-    expect(log).toContain(`Refunded invoice ${inv!.number} in full ($15.00 in all) (by the vendor's staff)`);
+    expect(log).toContain(`Refunded $15.00 of invoice ${inv!.number} (all that was left of it) (by the vendor's staff)`);
     expect(log.join('\n')).not.toContain('money@vendor.example');
 
     const audit = await t.consoleApp.inject({ method: 'GET', url: '/api/console/audit?size=100', headers: { cookie: billing } });
@@ -114,6 +114,35 @@ describe('local engine', () => {
         subject: inv!.id,
       }),
     );
+  });
+
+  it("credits part of an invoice to the customer's balance: the next charge is that much less, refunds count it", async () => {
+    const sub = await fx.subscription();
+    const [inv] = await invoicesOf(t.app, fx.a.cookie, sub);
+    const res = await t.consoleApp.inject({
+      method: 'POST',
+      url: `/api/console/invoices/${inv!.id}/credit`,
+      headers: { cookie: billing },
+      payload: { reason: 'Outage on the 3rd', amount: 500 },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toBe(`Credited $5.00 of invoice ${inv!.number} to the customer's balance`);
+    expect(await activity(t.app, fx.a.cookie)).toContain(
+      `Credited $5.00 of invoice ${inv!.number} to the account; it is taken off the next payments (by the vendor's staff)`,
+    );
+
+    // What was credited cannot also be refunded.
+    await unchanged(async () => {
+      const over = await refund(inv!.id, { reason, amount: 2001 });
+      expect(over.statusCode).toBe(409);
+      expect(over.json().message).toBe(
+        `At most $20.00 of invoice ${inv!.number} can be refunded: $25.00 was paid and $5.00 has been refunded or credited already`,
+      );
+    });
+
+    // The next subscription's first payment is $5.00 less.
+    const next = await fx.subscription();
+    expect((await invoicesOf(t.app, fx.a.cookie, next))[0]).toMatchObject({ amountDue: 2000, amountPaid: 2000 });
   });
 
   it('bad amounts are 400 and change nothing', async () => {
@@ -227,7 +256,7 @@ describe('Stripe', () => {
   });
 
   /** A card through Stripe.js and the webhook, then a monthly subscription paid with it: its invoice. */
-  async function paidStripeInvoice(): Promise<{ sub: string; invoice: Invoice }> {
+  async function paidStripeInvoice(paid = 5000): Promise<{ sub: string; invoice: Invoice }> {
     const { t, wire } = stripe;
     const si = await t.app.inject({ method: 'POST', url: '/api/billing/intents/setup', headers: { cookie } });
     const confirmed = wire.confirmCardSetup(si.json().clientSecret, '4242424242424242');
@@ -250,7 +279,7 @@ describe('Stripe', () => {
     expect(res.statusCode, res.body).toBe(201);
     const sub = res.json().subscription.stripeId as string;
     const [invoice] = await invoicesOf(t.app, cookie, sub);
-    expect(invoice).toMatchObject({ id: expect.stringMatching(/^in_/), status: 'paid', amountPaid: 5000 });
+    expect(invoice).toMatchObject({ id: expect.stringMatching(/^in_/), status: 'paid', amountPaid: paid });
     return { sub, invoice: invoice! };
   }
 
@@ -294,7 +323,7 @@ describe('Stripe', () => {
     const { invoice } = await paidStripeInvoice();
     const gateway = createStripeRefunds(createStripeClient(t.config.stripe!));
     const stale = (await gateway.findRefundable(t.db, invoice.id))!;
-    expect(stale).toMatchObject({ amountPaid: 5000, amountRefunded: 0, paymentRef: expect.stringMatching(/^pi_/) });
+    expect(stale).toMatchObject({ amountPaid: 5000, amountReturned: 0, paymentRef: expect.stringMatching(/^pi_/) });
     expect((await refund(invoice.id, { reason })).statusCode).toBe(200);
     const err = await gateway.refund(t.db, stale, 100, randomUUID()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
@@ -302,6 +331,29 @@ describe('Stripe', () => {
       status: 409,
       message: expect.stringMatching(/^Stripe refused the refund: Charge .* has already been refunded\.$/),
     });
+  });
+
+  it("credits an invoice with a credit note to the customer's balance; Stripe takes it off the next invoice", async () => {
+    const { wire } = stripe;
+    const { invoice } = await paidStripeInvoice();
+    const res = await consoleApp.inject({
+      method: 'POST',
+      url: `/api/console/invoices/${invoice.id}/credit`,
+      headers: { cookie: owner },
+      payload: { reason, amount: 1000 },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const post = wire.requests.filter((r) => r.method === 'POST' && r.path === '/v1/credit_notes');
+    expect(post).toHaveLength(1);
+    expect(post[0]!.body).toMatchObject({ invoice: invoice.id, amount: '1000', credit_amount: '1000' });
+    expect(post[0]!.idempotencyKey).toMatch(/:credit$/);
+
+    const over = await refund(invoice.id, { reason, amount: 4001 });
+    expect(over.statusCode, over.body).toBe(409);
+    expect(over.json().message).toMatch(/\$10\.00 has been refunded or credited already$/);
+
+    const { invoice: next } = await paidStripeInvoice(4000);
+    expect(next.amountPaid).toBe(4000);
   });
 
   it('an invoice Stripe does not have, or of a Stripe customer that is not ours, is 404', async () => {

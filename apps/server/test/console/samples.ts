@@ -84,6 +84,10 @@ export const SAMPLES: Record<
     ok: async (fx) => ({ params: { invoiceId: await fx.paidInvoice() }, body: reason }),
     bad: (fx) => ({ params: { invoiceId: fx.a.ids.invoiceId! }, body: { ...reason, amount: -5 } }),
   },
+  creditInvoice: {
+    ok: async (fx) => ({ params: { invoiceId: await fx.paidInvoice() }, body: { ...reason, amount: 500 } }),
+    bad: (fx) => ({ params: { invoiceId: fx.a.ids.invoiceId! }, body: { ...reason, amount: 0.5 } }),
+  },
   deleteCustomer: {
     ok: async (fx) => ({ params: { userId: await fx.customer() }, body: reason }),
     bad: (fx) => ({ params: { userId: fx.userId }, body: { reason: '' } }),

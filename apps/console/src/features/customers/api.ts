@@ -14,6 +14,7 @@ export const ACTION_ROUTES = [
   'reactivateSubscription',
   'cancelNow',
   'refundInvoice',
+  'creditInvoice',
   'deleteCustomer',
 ] as const satisfies readonly ConsoleRouteId[];
 export type ActionRoute = (typeof ACTION_ROUTES)[number];
@@ -50,6 +51,7 @@ export const customersApi = api.injectEndpoints({
       reactivateSubscription: action('reactivateSubscription'),
       cancelNow: action('cancelNow'),
       refundInvoice: action('refundInvoice'),
+      creditInvoice: action('creditInvoice'),
       deleteCustomer: action('deleteCustomer'),
     };
   },

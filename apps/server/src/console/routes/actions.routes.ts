@@ -6,6 +6,7 @@ import {
   ConsoleLicenseParamsSchema,
   ConsoleNodeParamsSchema,
   ConsoleInvoiceParamsSchema,
+  CreditInvoiceBodySchema,
   ConsoleSubscriptionParamsSchema,
   CustomerParamsSchema,
   ErrorSchema,
@@ -106,6 +107,17 @@ export async function actionsRoutes(app: FastifyInstance, { actions }: { actions
     },
     handler: async (req) =>
       actions.refundInvoice({ actor: req.staffActor, reason: req.body.reason }, req.params.invoiceId, req.body.amount),
+  });
+  r.route({
+    ...at('creditInvoice'),
+    schema: {
+      summary: "Credit part of an invoice to the customer's balance (taken off the next payments)",
+      params: ConsoleInvoiceParamsSchema,
+      body: CreditInvoiceBodySchema,
+      response: answers,
+    },
+    handler: async (req) =>
+      actions.creditInvoice({ actor: req.staffActor, reason: req.body.reason }, req.params.invoiceId, req.body.amount),
   });
   r.route({
     ...at('deleteCustomer'),

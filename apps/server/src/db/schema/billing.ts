@@ -131,9 +131,10 @@ export const invoices = pgTable(
 );
 
 /**
- * Money the local engine paid back on one of its invoices (a refund from the console): several
- * per invoice, never more in all than was paid (billing checks it with the invoice row locked).
- * `op_id` is the operation's id, so a retried refund is written once.
+ * Money the local engine gave back on one of its invoices (from the console): `refund` paid back
+ * to the card, or `credit` added to the customer's balance, which creditBalance takes off their
+ * next charges. Several per invoice, never more in all than was paid (billing checks it with the
+ * invoice row locked). `op_id` is the operation's id, so a retried one is written once.
  */
 export const invoiceRefunds = pgTable(
   'invoice_refunds',
@@ -144,10 +145,15 @@ export const invoiceRefunds = pgTable(
       .references(() => invoices.id, { onDelete: 'cascade' }),
     amount: integer('amount').notNull(),
     currency: text('currency').notNull(),
+    kind: text('kind').notNull().default('refund'),
     opId: text('op_id').notNull().unique(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('invoice_refunds_invoice_idx').on(t.invoiceId), check('invoice_refunds_amount_positive', sql`${t.amount} > 0`)],
+  (t) => [
+    index('invoice_refunds_invoice_idx').on(t.invoiceId),
+    check('invoice_refunds_amount_positive', sql`${t.amount} > 0`),
+    check('invoice_refunds_kind', sql`${t.kind} in ('refund', 'credit')`),
+  ],
 );
 
 /**

@@ -99,11 +99,11 @@ type Facts =
     }
   // ---------- invoices ----------
   | {
-      type: 'invoice_refunded';
+      type: 'invoice_refunded' | 'invoice_credited';
       invoice: { id: string; number: string };
       amount: number;
       currency: string;
-      /** Nothing of the invoice is left to refund after this one. */
+      /** Nothing of the invoice is left to give back after this one. */
       inFull: boolean;
     };
 
@@ -289,15 +289,19 @@ function entryOf(event: AuditEvent): AuditEntry {
         summary: `Ended ${describeSubscription(event.subscription)}${ENDED_BECAUSE[event.reason ?? 'reported']}`,
       };
 
-    case 'invoice_refunded': {
+    case 'invoice_refunded':
+    case 'invoice_credited': {
       const money = formatMoney(event.amount, event.currency);
+      const n = event.invoice.number;
+      const summary =
+        event.type === 'invoice_credited'
+          ? `Credited ${money} of invoice ${n} to the account; it is taken off the next payments`
+          : `Refunded ${money} of invoice ${n}${event.inFull ? ' (all that was left of it)' : ''}`;
       return {
         ...who,
         subjectType: 'invoice',
         subjectId: event.invoice.id,
-        summary: event.inFull
-          ? `Refunded invoice ${event.invoice.number} in full (${money} in all)`
-          : `Refunded ${money} of invoice ${event.invoice.number}`,
+        summary,
         data: { invoice: event.invoice.number, amount: event.amount, currency: event.currency },
       };
     }

@@ -26,6 +26,7 @@ export function createBillingService(deps: BillingDeps) {
   const changes = createSubscriptionChanges(ctx, renewals);
   const documents = createInvoicesAndExport(ctx, cards);
   const sync = createProviderSync(ctx, cards);
+  const refunds = createRefunds(ctx);
 
   return {
     provider: ctx.gateway.kind,
@@ -52,7 +53,8 @@ export function createBillingService(deps: BillingDeps) {
     exportForUser: documents.exportForUser,
     cancelAllNowForUser: documents.cancelAllNowForUser,
     anonymiseForUser: documents.anonymiseForUser,
-    refundInvoice: createRefunds(ctx).refundInvoice,
+    refundInvoice: refunds.refundInvoice,
+    creditInvoice: refunds.creditInvoice,
 
     handleWebhook: sync.handleWebhook,
 

@@ -54,14 +54,16 @@ export interface PaymentGateway {
   /** Account deletion: the name and address on kept invoices are replaced. */
   anonymiseCustomer(tx: Tx, userId: string, replacement: string): Promise<void>;
 
-  // ---- refunds (the vendor's console) ----
+  // ---- refunds and credits (the vendor's console) ----
   /**
-   * The invoice `id` with what was paid and paid back, if this gateway holds it (a local invoice is
-   * locked until the transaction ends, so two refunds of one invoice take turns); else undefined.
+   * The invoice `id` with what was paid and given back, if this gateway holds it (a local invoice
+   * is locked until the transaction ends, so two refunds of one invoice take turns); else undefined.
    */
   findRefundable(tx: Tx, id: string): Promise<RefundableInvoice | undefined>;
   /** Pays `amount` of a paid invoice back to what paid it. Billing has checked the amount against what is left. */
   refund(tx: Tx, invoice: RefundableInvoice, amount: number, opId: string): Promise<RefundMade>;
+  /** Adds `amount` of a paid invoice to the customer's balance, taken off their next charges (checked as for refund). */
+  credit(tx: Tx, invoice: RefundableInvoice, amount: number, opId: string): Promise<RefundMade>;
 
   // ---- what only some providers have ----
   /** Periods we renew ourselves (the local engine); Stripe renews its own and tells us. */
@@ -162,8 +164,8 @@ export type RefundableInvoice = {
   status: string;
   currency: string;
   amountPaid: number;
-  /** Paid back so far. */
-  amountRefunded: number;
+  /** Given back so far: refunded, or credited to the customer's balance. */
+  amountReturned: number;
   /** Whose it is: our user (local engine) or the provider's customer (Stripe); null once anonymised. */
   owner: { userId: string } | { customerId: string } | null;
   /** What the provider pays back from (Stripe's payment intent); the local engine needs none. */

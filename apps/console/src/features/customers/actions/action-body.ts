@@ -1,5 +1,11 @@
 import type { z } from 'zod';
-import { ActionBodySchema, ExtendLicenseBodySchema, IssueLicenseBodySchema, RefundInvoiceBodySchema } from '@portal/contract';
+import {
+  ActionBodySchema,
+  CreditInvoiceBodySchema,
+  ExtendLicenseBodySchema,
+  IssueLicenseBodySchema,
+  RefundInvoiceBodySchema,
+} from '@portal/contract';
 import type { ActionRoute } from '../api';
 
 export interface ActionValues extends Record<string, unknown> {
@@ -20,6 +26,8 @@ export function bodySchema(route: ActionRoute): z.ZodType {
       return IssueLicenseBodySchema;
     case 'refundInvoice':
       return RefundInvoiceBodySchema;
+    case 'creditInvoice':
+      return CreditInvoiceBodySchema;
     default:
       return ActionBodySchema;
   }
@@ -34,7 +42,8 @@ export function actionBody(route: ActionRoute, v: ActionValues): Record<string, 
       return { reason: v.reason, days: number(v.days) };
     case 'issueLicense':
       return { reason: v.reason, days: number(v.days), maxNodes: number(v.maxNodes) };
-    case 'refundInvoice': {
+    case 'refundInvoice':
+    case 'creditInvoice': {
       const amount = number(v.amount);
       return { reason: v.reason, ...(amount === undefined ? {} : { amount: Math.round(amount * 100) }) };
     }

@@ -105,6 +105,15 @@ export const ACTION_COPY: Record<ActionRoute, ActionCopy> = {
     fields: ['amount'],
     done: 'Refund issued',
   },
+  creditInvoice: {
+    title: 'Credit invoice',
+    describe: (s) =>
+      `Part of invoice ${s} goes to the customer's balance instead of back to the card, and is taken off their next payments.`,
+    confirm: 'Credit',
+    danger: false,
+    fields: ['amount'],
+    done: 'Credit added',
+  },
   deleteCustomer: {
     title: 'Delete customer',
     describe: (s) =>

@@ -14,7 +14,7 @@ export interface PendingAction {
   params: Record<string, string>;
   /** What it acts on, as the dialog names it (a license key, a hostname, the customer's address). */
   subject: string;
-  /** A refund's invoice: what was paid, the most that can go back. */
+  /** A refund's or credit's invoice: what was paid, the most that can go back. */
   paid?: { amount: number; currency: string };
   /** The address typed to confirm a deletion. */
   email?: string;
@@ -111,8 +111,8 @@ function ActionForm({
         ) : null}
         {copy.fields.includes('amount') && action.paid ? (
           <NumberInput
-            label="Amount to refund"
-            description={`Up to ${formatMoney(action.paid.amount, action.paid.currency)}, the amount paid`}
+            label={action.route === 'creditInvoice' ? 'Amount to credit' : 'Amount to refund'}
+            description={`Up to ${formatMoney(action.paid.amount, action.paid.currency)}, the amount paid, less what was refunded or credited`}
             min={0.01}
             max={action.paid.amount / 100}
             decimalScale={2}

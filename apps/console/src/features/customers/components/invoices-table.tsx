@@ -1,5 +1,5 @@
 import { Anchor, Table, Text } from '@mantine/core';
-import { IconReceiptRefund } from '@tabler/icons-react';
+import { IconReceiptRefund, IconWallet } from '@tabler/icons-react';
 import type { Invoice } from '@portal/contract';
 import { StatusBadge } from '@web/components/status-badge';
 import { invoiceBadge } from '@web/features/billing/billing-display';
@@ -12,9 +12,10 @@ import { SectionTable } from './customer-section';
 /** Invoices with money left to refund (a partly refunded one answers how much when asked for more). */
 const REFUNDABLE = new Set(['paid', 'partially_refunded']);
 
-/** A subscription's invoices, newest first: number, date, period, amount, status; refunds for billing staff. */
+/** A subscription's invoices, newest first: number, date, period, amount, status; refunds and credits for billing staff. */
 export function InvoicesTable({ invoices, onAction }: { invoices: Invoice[]; onAction: (a: PendingAction) => void }) {
   const mayRefund = useMay('refundInvoice');
+  const mayCredit = useMay('creditInvoice');
   if (invoices.length === 0) {
     return (
       <Text size="sm" c="dimmed">
@@ -26,6 +27,8 @@ export function InvoicesTable({ invoices, onAction }: { invoices: Invoice[]; onA
     <SectionTable headers={['Invoice', 'Date', 'Period', { label: 'Amount', align: 'right' }, 'Status']} minWidth={560}>
       {invoices.map((i) => {
         const badge = invoiceBadge(i.status);
+        const refundable = REFUNDABLE.has(i.status) && i.amountPaid > 0;
+        const target = { params: { invoiceId: i.id }, subject: i.number, paid: { amount: i.amountPaid, currency: i.currency } };
         return (
           <Table.Tr key={i.id}>
             <Table.Td ff="monospace" style={{ whiteSpace: 'nowrap' }}>
@@ -56,15 +59,15 @@ export function InvoicesTable({ invoices, onAction }: { invoices: Invoice[]; onA
                   {
                     label: 'Refund…',
                     icon: <IconReceiptRefund size={16} />,
-                    hidden: !mayRefund || !REFUNDABLE.has(i.status) || i.amountPaid <= 0,
+                    hidden: !mayRefund || !refundable,
                     danger: true,
-                    onClick: () =>
-                      onAction({
-                        route: 'refundInvoice',
-                        params: { invoiceId: i.id },
-                        subject: i.number,
-                        paid: { amount: i.amountPaid, currency: i.currency },
-                      }),
+                    onClick: () => onAction({ route: 'refundInvoice', ...target }),
+                  },
+                  {
+                    label: 'Credit to balance…',
+                    icon: <IconWallet size={16} />,
+                    hidden: !mayCredit || !refundable,
+                    onClick: () => onAction({ route: 'creditInvoice', ...target }),
                   },
                 ]}
               />

@@ -269,7 +269,7 @@ export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock }
       );
       return rows.map((i): Invoice => ({
         ...amounts(i),
-        status: refundStatus(i.status, i.amountPaid, refunded.get(i.id) ?? 0),
+        status: refundStatus(i.status, i.amountPaid, refunded.get(i.id)?.refunded ?? 0),
         created: i.createdAt.toISOString(),
         periodStart: i.periodStart.toISOString(),
         periodEnd: i.periodEnd.toISOString(),
@@ -297,7 +297,8 @@ export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock }
         currency: i.currency,
         amountDue: i.amountDue,
         amountPaid: i.amountPaid,
-        amountRefunded: refunded.get(i.id) ?? 0,
+        amountRefunded: refunded.get(i.id)?.refunded ?? 0,
+        amountCredited: refunded.get(i.id)?.credited ?? 0,
         periodStart: i.periodStart.toISOString(),
         periodEnd: i.periodEnd.toISOString(),
         created: i.createdAt.toISOString(),
@@ -309,7 +310,7 @@ export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock }
       await repo.anonymiseInvoices(tx, userId, replacement);
     },
 
-    ...createLocalRefunds({ clock, newId: () => localId('re') }),
+    ...createLocalRefunds({ clock, newId: (kind) => localId(kind === 'refund' ? 're' : 'cn') }),
 
     renewals: {
       /**

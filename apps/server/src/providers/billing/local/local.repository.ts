@@ -9,14 +9,20 @@ export type InvoiceRow = typeof invoices.$inferSelect;
 const byNumberDesc = [desc(sql`length(${invoices.number})`), desc(invoices.number)];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-async function repoRefunded(tx: Tx, ids: string[]): Promise<Map<string, number>> {
+export type GivenBack = { refunded: number; credited: number };
+
+async function repoRefunded(tx: Tx, ids: string[]): Promise<Map<string, GivenBack>> {
   if (ids.length === 0) return new Map();
   const rows = await tx
-    .select({ id: invoiceRefunds.invoiceId, total: sql<number>`sum(${invoiceRefunds.amount})::int` })
+    .select({
+      id: invoiceRefunds.invoiceId,
+      refunded: sql<number>`coalesce(sum(${invoiceRefunds.amount}) filter (where ${invoiceRefunds.kind} = 'refund'), 0)::int`,
+      credited: sql<number>`coalesce(sum(${invoiceRefunds.amount}) filter (where ${invoiceRefunds.kind} = 'credit'), 0)::int`,
+    })
     .from(invoiceRefunds)
     .where(inArray(invoiceRefunds.invoiceId, ids))
     .groupBy(invoiceRefunds.invoiceId);
-  return new Map(rows.map((r) => [r.id, Number(r.total)]));
+  return new Map(rows.map((r) => [r.id, { refunded: Number(r.refunded), credited: Number(r.credited) }]));
 }
 
 /** The local engine's own tables: cards, setup intents and invoices. Every function joins the caller's transaction. */
@@ -126,14 +132,14 @@ export const localRepository = {
       .limit(1);
     return row;
   },
-  /** An invoice by id, locked until the transaction ends, with what was paid back on it so far. */
-  async lockInvoiceWithRefunds(tx: Tx, id: string): Promise<{ invoice: InvoiceRow; refunded: number } | undefined> {
+  /** An invoice by id, locked until the transaction ends, with what was given back on it so far. */
+  async lockInvoiceWithRefunds(tx: Tx, id: string): Promise<{ invoice: InvoiceRow; given: GivenBack } | undefined> {
     if (!UUID.test(id)) return undefined;
     const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, id)).for('update');
     if (!invoice) return undefined;
-    return { invoice, refunded: (await repoRefunded(tx, [id])).get(id) ?? 0 };
+    return { invoice, given: (await repoRefunded(tx, [id])).get(id) ?? { refunded: 0, credited: 0 } };
   },
-  /** What was paid back on each of `ids` (absent: nothing). */
+  /** What was refunded and credited on each of `ids` (absent: nothing). */
   refundedTotals: (tx: Tx, ids: string[]) => repoRefunded(tx, ids),
   async insertRefund(tx: Tx, row: typeof invoiceRefunds.$inferInsert) {
     await tx.insert(invoiceRefunds).values(row);
@@ -147,8 +153,8 @@ export const localRepository = {
   },
   /**
    * Account credit available to the customer: over their invoices, what was due minus what the
-   * lines added up to. A credit invoice (lines < 0, nothing due) adds, credit used on a later
-   * invoice (due < lines) takes away.
+   * lines added up to, plus what staff credited on them. A credit invoice (lines < 0, nothing due)
+   * adds, credit used on a later invoice (due < lines) takes away.
    */
   async creditBalance(tx: Tx, userId: string): Promise<number> {
     const [row] = await tx
@@ -157,7 +163,12 @@ export const localRepository = {
       })
       .from(invoices)
       .where(and(eq(invoices.userId, userId), sql`${invoices.status} <> 'void'`));
-    return Math.max(0, Number(row?.balance ?? 0));
+    const [credits] = await tx
+      .select({ total: sql<number>`coalesce(sum(${invoiceRefunds.amount}), 0)::int` })
+      .from(invoiceRefunds)
+      .innerJoin(invoices, eq(invoices.id, invoiceRefunds.invoiceId))
+      .where(and(eq(invoices.userId, userId), eq(invoiceRefunds.kind, 'credit')));
+    return Math.max(0, Number(row?.balance ?? 0) + Number(credits?.total ?? 0));
   },
   /** Start of the subscription's billing schedule: its first period, or the last interval switch. */
   async billingAnchor(tx: Tx, subscriptionId: string): Promise<Date | undefined> {

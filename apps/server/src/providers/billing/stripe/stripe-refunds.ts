@@ -8,15 +8,36 @@ import { idOf } from './stripe-mapping';
 const REFUSED = new Set(['charge_already_refunded', 'amount_too_large', 'charge_disputed']);
 
 /**
- * Refunds at Stripe: POST /v1/refunds against the payment intent that paid the invoice, with an
- * idempotency key of the operation. Stripe keeps the invoice 'paid' and the refunds on the payment;
- * what was paid back so far is read from its refunds of that payment intent, never stored here.
+ * Refunds and credits at Stripe, each with an idempotency key of the operation. A refund is POST
+ * /v1/refunds against the payment intent that paid the invoice; a credit is a credit note on the
+ * invoice whose whole amount goes to the customer's balance (Stripe takes it off the next invoices).
+ * Stripe keeps the invoice 'paid'; what was given back so far is read from its refunds of that
+ * payment intent and the invoice's credit notes, never stored here.
  */
 export function createStripeRefunds(stripe: Stripe) {
   /** What was paid back from `paymentIntent` (refunds that did not fail or get cancelled). */
   async function refundedFrom(paymentIntent: string): Promise<number> {
     const list = await call(() => stripe.refunds.list({ payment_intent: paymentIntent, limit: 100 }));
     return list.data.filter((r) => r.status !== 'failed' && r.status !== 'canceled').reduce((a, r) => a + r.amount, 0);
+  }
+
+  /** What the invoice's credit notes put on the customer's balance (their refunds are counted as refunds). */
+  async function creditedOn(invoiceId: string): Promise<number> {
+    const list = await call(() => stripe.creditNotes.list({ invoice: invoiceId, limit: 100 }));
+    return list.data
+      .filter((n) => n.status !== 'void')
+      .reduce((a, n) => a + n.total - n.refunds.reduce((r, x) => r + x.amount_refunded, 0) - (n.out_of_band_amount ?? 0), 0);
+  }
+
+  /** Stripe's refusal of something no longer possible is a 409 in its words; anything else as every call maps it. */
+  function refused(err: unknown, what: string): unknown {
+    const e = err as { type?: string; code?: string; param?: string; message?: string };
+    // A credit note over what is left names its amount (Stripe gives no code for it).
+    const overAmount = e.param === 'amount' || e.param === 'credit_amount';
+    if (e.type === 'StripeInvalidRequestError' && ((e.code && REFUSED.has(e.code)) || overAmount)) {
+      return new AppError('CONFLICT', `Stripe refused the ${what}: ${e.message ?? e.code}`);
+    }
+    return toAppError(err);
   }
 
   return {
@@ -38,7 +59,7 @@ export function createStripeRefunds(stripe: Stripe) {
         status: inv.status ?? 'draft',
         currency: inv.currency,
         amountPaid: inv.amount_paid,
-        amountRefunded: paymentRef ? await refundedFrom(paymentRef) : 0,
+        amountReturned: (paymentRef ? await refundedFrom(paymentRef) : 0) + (await creditedOn(inv.id ?? id)),
         owner: customerId ? { customerId } : null,
         paymentRef,
       };
@@ -55,12 +76,20 @@ export function createStripeRefunds(stripe: Stripe) {
         );
         return { id: r.id, amount: r.amount, currency: r.currency };
       } catch (err) {
-        const e = err as { type?: string; code?: string; message?: string };
-        if (e.type === 'StripeInvalidRequestError' && e.code && REFUSED.has(e.code)) {
-          throw new AppError('CONFLICT', `Stripe refused the refund: ${e.message ?? e.code}`);
-        }
-        throw toAppError(err);
+        throw refused(err, 'refund');
       }
     },
-  } satisfies Pick<PaymentGateway, 'findRefundable' | 'refund'>;
+
+    async credit(_tx, invoice, amount, opId) {
+      try {
+        const n = await stripe.creditNotes.create(
+          { invoice: invoice.id, amount, credit_amount: amount, metadata: { invoice: invoice.id } },
+          { idempotencyKey: `${opId}:credit` },
+        );
+        return { id: n.id, amount: n.total, currency: n.currency };
+      } catch (err) {
+        throw refused(err, 'credit');
+      }
+    },
+  } satisfies Pick<PaymentGateway, 'findRefundable' | 'refund' | 'credit'>;
 }

@@ -1,0 +1,2 @@
+ALTER TABLE "invoice_refunds" ADD COLUMN "kind" text DEFAULT 'refund' NOT NULL;--> statement-breakpoint
+ALTER TABLE "invoice_refunds" ADD CONSTRAINT "invoice_refunds_kind" CHECK ("invoice_refunds"."kind" in ('refund', 'credit'));
