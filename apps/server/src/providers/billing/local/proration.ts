@@ -85,20 +85,20 @@ const line = (description: string, quantity: number, unitAmount: number, amount:
   periodEnd: iso(to),
 });
 
-/** Quantity change in the middle of a period: the period stays, the price per node stays. */
-export function quantityChange(p: {
-  plan: string;
-  interval: Interval;
-  unitAmount: number;
-  oldQuantity: number;
-  newQuantity: number;
-  periodStart: Date;
-  periodEnd: Date;
-  now: Date;
-}): ProrationResult {
-  const total = p.periodEnd.getTime() - p.periodStart.getTime();
+/** The current period and the moment of a change. */
+type PeriodAt = { periodStart: Date; periodEnd: Date; now: Date };
+
+/** What is left of the period from `now` (from its start, if it has not begun), in ms of its whole length. */
+function periodLeft(p: PeriodAt) {
   const from = p.now < p.periodStart ? p.periodStart : p.now;
-  const remaining = p.periodEnd.getTime() - from.getTime();
+  return { from, remaining: p.periodEnd.getTime() - from.getTime(), total: p.periodEnd.getTime() - p.periodStart.getTime() };
+}
+
+/** Quantity change in the middle of a period: the period stays, the price per node stays. */
+export function quantityChange(
+  p: PeriodAt & { plan: string; interval: Interval; unitAmount: number; oldQuantity: number; newQuantity: number },
+): ProrationResult {
+  const { from, remaining, total } = periodLeft(p);
   const credit = -prorate(p.unitAmount * p.oldQuantity, remaining, total);
   const charge = prorate(p.unitAmount * p.newQuantity, remaining, total);
   const lines: InvoiceLine[] = [
@@ -126,20 +126,18 @@ export function quantityChange(p: {
  * Interval switch: as on Stripe, the billing period restarts now. The unused time of the old
  * period is credited and a full new period is charged at the new interval's price.
  */
-export function intervalChange(p: {
-  plan: string;
-  quantity: number;
-  oldInterval: Interval;
-  oldUnitAmount: number;
-  newInterval: Interval;
-  newUnitAmount: number;
-  periodStart: Date;
-  periodEnd: Date;
-  now: Date;
-}): ProrationResult {
-  const total = p.periodEnd.getTime() - p.periodStart.getTime();
-  const from = p.now < p.periodStart ? p.periodStart : p.now;
-  const credit = -prorate(p.oldUnitAmount * p.quantity, p.periodEnd.getTime() - from.getTime(), total);
+export function intervalChange(
+  p: PeriodAt & {
+    plan: string;
+    quantity: number;
+    oldInterval: Interval;
+    oldUnitAmount: number;
+    newInterval: Interval;
+    newUnitAmount: number;
+  },
+): ProrationResult {
+  const { from, remaining, total } = periodLeft(p);
+  const credit = -prorate(p.oldUnitAmount * p.quantity, remaining, total);
   const newEnd = addIntervals(from, p.newInterval, 1);
   const charge = p.newUnitAmount * p.quantity;
   const lines: InvoiceLine[] = [
