@@ -10,7 +10,7 @@ export const OverviewMonthSchema = z.object({
   month: z.string(),
   /** MRR at the end of the month (or now, for the current month). */
   mrr: z.number().int(),
-  /** Paid invoices' amounts in the month. */
+  /** Paid invoices' amounts in the month, less the refunds made in it (credits are not money back). */
   revenue: z.number().int(),
   newSubscriptions: z.number().int(),
   churnedSubscriptions: z.number().int(),

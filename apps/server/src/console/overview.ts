@@ -17,8 +17,9 @@ const MRR_EXACT = sql`coalesce(sum(case when interval = 'year' then unit_amount 
 
 /**
  * The console's overview: revenue and counts from the subscriptions, licenses and invoices tables,
- * the last 12 months, and validations in each of the last 30 days. Revenue per month is the local engine's paid invoices (Stripe keeps its
- * own); a past month's MRR counts the subscriptions alive at its end at their current price.
+ * the last 12 months, and validations in each of the last 30 days. Revenue per month is the local
+ * engine's paid invoices less its refunds made that month (Stripe keeps its own); a past month's
+ * MRR counts the subscriptions alive at its end at their current price.
  */
 export function createOverview(deps: { db: Db; clock: Clock; currency: string }) {
   const { db, clock } = deps;
@@ -70,7 +71,9 @@ export function createOverview(deps: { db: Db; clock: Clock; currency: string })
                  where s.status <> 'incomplete' and s.created_at <= least(m.start + interval '1 month', ${nowIso}::timestamptz)
                    and (s.canceled_at is null or s.canceled_at > least(m.start + interval '1 month', ${nowIso}::timestamptz))) as mrr,
               (select coalesce(sum(amount_paid), 0)::bigint from invoices i
-                 where i.status = 'paid' and i.created_at >= m.start and i.created_at < m.start + interval '1 month') as revenue,
+                 where i.status = 'paid' and i.created_at >= m.start and i.created_at < m.start + interval '1 month')
+              - (select coalesce(sum(amount), 0)::bigint from invoice_refunds r
+                 where r.kind = 'refund' and r.created_at >= m.start and r.created_at < m.start + interval '1 month') as revenue,
               (select count(*)::int from subscriptions s
                  where s.status <> 'incomplete' and s.created_at >= m.start and s.created_at < m.start + interval '1 month') as new,
               (select count(*)::int from subscriptions s

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Overview } from '@portal/contract';
 import { buildConsoleApp } from '../../src/console/console-app';
 import { CLI_ACTOR } from '../../src/console/staff.service';
 import { invoiceRefunds } from '../../src/db/schema/index';
@@ -143,6 +144,22 @@ describe('local engine', () => {
     // The next subscription's first payment is $5.00 less.
     const next = await fx.subscription();
     expect((await invoicesOf(t.app, fx.a.cookie, next))[0]).toMatchObject({ amountDue: 2000, amountPaid: 2000 });
+  });
+
+  it("takes refunds (not credits) off the month's revenue on the overview", async () => {
+    const overview = async (): Promise<Overview> =>
+      (await t.consoleApp.inject({ method: 'GET', url: '/api/console/overview', headers: { cookie: billing } })).json();
+    const invoiceId = await fx.paidInvoice();
+    const before = (await overview()).months.at(-1)!.revenue;
+    expect((await refund(invoiceId, { reason, amount: 700 })).statusCode).toBe(200);
+    const credited = await t.consoleApp.inject({
+      method: 'POST',
+      url: `/api/console/invoices/${invoiceId}/credit`,
+      headers: { cookie: billing },
+      payload: { reason, amount: 300 },
+    });
+    expect(credited.statusCode).toBe(200);
+    expect((await overview()).months.at(-1)!.revenue).toBe(before - 700);
   });
 
   it('bad amounts are 400 and change nothing', async () => {
