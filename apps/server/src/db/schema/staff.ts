@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { STAFF_ROLES } from '@portal/contract';
-import { users } from './users';
+import { loginLinkColumns, users } from './users';
 
 export const staffRole = pgEnum('staff_role', STAFF_ROLES);
 
@@ -22,19 +22,9 @@ export const staff = pgTable(
 );
 
 /** Staff sign-in links: the customers' login_links columns and rules, in a table of their own. */
-export const staffLoginLinks = pgTable(
-  'staff_login_links',
-  {
-    tokenHash: text('token_hash').primaryKey(),
-    email: text('email').notNull(),
-    redirectTo: text('redirect_to'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true }),
-    voidedAt: timestamp('voided_at', { withTimezone: true }),
-  },
-  (t) => [index('staff_login_links_email_idx').on(t.email)],
-);
+export const staffLoginLinks = pgTable('staff_login_links', loginLinkColumns(), (t) => [
+  index('staff_login_links_email_idx').on(t.email),
+]);
 
 export const staffSessions = pgTable(
   'staff_sessions',

@@ -22,20 +22,19 @@ export const users = pgTable(
   ],
 );
 
-export const loginLinks = pgTable(
-  'login_links',
-  {
-    /** SHA-256 of the secret sent by e-mail; the secret itself is never stored. */
-    tokenHash: text('token_hash').primaryKey(),
-    email: text('email').notNull(),
-    redirectTo: text('redirect_to'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true }),
-    voidedAt: timestamp('voided_at', { withTimezone: true }),
-  },
-  (t) => [index('login_links_email_idx').on(t.email)],
-);
+/** The columns of an e-mailed sign-in link (the customers' table and the console staff's). */
+export const loginLinkColumns = () => ({
+  /** SHA-256 of the secret sent by e-mail; the secret itself is never stored. */
+  tokenHash: text('token_hash').primaryKey(),
+  email: text('email').notNull(),
+  redirectTo: text('redirect_to'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  voidedAt: timestamp('voided_at', { withTimezone: true }),
+});
+
+export const loginLinks = pgTable('login_links', loginLinkColumns(), (t) => [index('login_links_email_idx').on(t.email)]);
 
 export const sessions = pgTable(
   'sessions',
