@@ -1,5 +1,5 @@
 import './app/zod-jitless';
-import { StrictMode, type ReactNode } from 'react';
+import { startTransition, StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import './app/kit-first-screen.css';
@@ -8,15 +8,21 @@ import './app/global.css';
 import './app/fonts';
 import { Providers } from './app/providers';
 import { RouterProgress } from './app/router-progress';
-import { AppRoutes, preloadRoutes } from './app/router';
+import { AppRoutes, prefetchRouteData, preloadRoutes } from './app/router';
 import { makeStore } from './app/store';
 import { api } from './lib/api';
 import { loadSession } from './features/auth/session';
 
 const store = makeStore();
 // Both calls start before the first render: the layouts show nothing until the session is known.
-void store.dispatch(loadSession());
+const session = store.dispatch(loadSession());
 void store.dispatch(api.endpoints.getConfig.initiate());
+// A signed-in page's first reads go out once the session is known, beside its code.
+const signedIn = session.then(() => {
+  const { authenticated, profile } = store.getState().user;
+  return authenticated && profile?.onboarded === true;
+});
+void prefetchRouteData(window.location, store.dispatch, signedIn);
 
 const root = createRoot(document.getElementById('root')!);
 const render = (routes: ReactNode) =>
@@ -30,10 +36,14 @@ const render = (routes: ReactNode) =>
   );
 // The progress bar alone until the code of the first screen is here, then that screen at once.
 render(null);
+// As a transition: React renders it in slices of a few milliseconds instead of one long task that
+// holds the main thread (on a phone the signed-in shell and its page take a few hundred ms).
 void preloadRoutes(window.location).then(() =>
-  render(
-    <BrowserRouter>
-      <AppRoutes />
-    </BrowserRouter>,
+  startTransition(() =>
+    render(
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>,
+    ),
   ),
 );
