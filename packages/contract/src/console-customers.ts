@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { InvoiceSchema, INTERVALS, SUBSCRIPTION_STATUSES } from './billing';
 import { isStorableText, STORABLE_TEXT_MESSAGE } from './common';
-import { LICENSE_STATUSES } from './licenses';
+import { LicenseSchema } from './licenses';
+import { AccountProfileSchema } from './users';
 
 /** GET /api/console/search?q=: at least 2 characters, at most 200; answers up to 20 results. */
 export const CONSOLE_SEARCH_MIN_LENGTH = 2;
@@ -36,18 +37,7 @@ export type SearchResults = z.infer<typeof SearchResultsSchema>;
 
 export const CustomerParamsSchema = z.strictObject({ userId: z.uuid('This customer id is not valid') });
 
-export const ConsoleCustomerProfileSchema = z.object({
-  id: z.string(),
-  email: z.string(),
-  fname: z.string(),
-  lname: z.string(),
-  company: z.string().nullable(),
-  picture: z.string().nullable(),
-  onboarded: z.boolean(),
-  /** Linked Google identity (issuer|subject), if any. */
-  linkedIdentity: z.string().nullable(),
-  createdAt: z.string(),
-});
+export const ConsoleCustomerProfileSchema = z.object({ id: z.string(), ...AccountProfileSchema.shape });
 export type ConsoleCustomerProfile = z.infer<typeof ConsoleCustomerProfileSchema>;
 
 export const ConsoleSubscriptionSchema = z.object({
@@ -69,13 +59,9 @@ export const ConsoleSubscriptionSchema = z.object({
 });
 export type ConsoleSubscription = z.infer<typeof ConsoleSubscriptionSchema>;
 
+/** A license as the customer's own list has it, with the provider's subscription id under its own name. */
 export const ConsoleLicenseSchema = z.object({
-  licenseKey: z.string(),
-  status: z.enum(LICENSE_STATUSES),
-  maxNodes: z.number().int(),
-  activeNodes: z.number().int(),
-  expiresAt: z.string(),
-  createdAt: z.string(),
+  ...LicenseSchema.omit({ stripeId: true }).shape,
   /** null for a complimentary (hand-issued) license. */
   subscriptionId: z.string().nullable(),
 });

@@ -52,21 +52,24 @@ export const AuditEventPageSchema = pageOf(AuditEventSchema);
  * GET /api/users/export: everything the portal holds about the signed-in user. Licenses and
  * billing come from their own domains, in the shape those domains export.
  */
+/** The whole profile of an account (its data export; the vendor console adds the id). */
+export const AccountProfileSchema = z.object({
+  email: z.string(),
+  fname: z.string(),
+  lname: z.string(),
+  company: z.string().nullable(),
+  picture: z.string().nullable(),
+  onboarded: z.boolean(),
+  /** The external identity (issuer|subject) linked for Google sign-in, if any. */
+  linkedIdentity: z.string().nullable(),
+  createdAt: z.string(),
+});
+
 export const AccountExportSchema = z.object({
   format: z.literal('customer-portal-account-export'),
   version: z.literal(1),
   exportedAt: z.string(),
-  profile: z.object({
-    email: z.string(),
-    fname: z.string(),
-    lname: z.string(),
-    company: z.string().nullable(),
-    picture: z.string().nullable(),
-    onboarded: z.boolean(),
-    /** The external identity (issuer|subject) linked for Google sign-in, if any. */
-    linkedIdentity: z.string().nullable(),
-    createdAt: z.string(),
-  }),
+  profile: AccountProfileSchema,
   sessions: z.array(
     z.object({ method: z.string(), createdAt: z.string(), lastSeenAt: z.string(), expiresAt: z.string(), current: z.boolean() }),
   ),
