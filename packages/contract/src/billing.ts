@@ -87,6 +87,15 @@ export const InvoiceSchema = z.object({
   url: z.string().nullable(),
 });
 export type Invoice = z.infer<typeof InvoiceSchema>;
+
+/**
+ * What an invoice list says of an invoice paid back wholly or in part: 'refunded' or
+ * 'partially_refunded' (the stored status stays 'paid', as Stripe's does); any other status as it is.
+ */
+export function refundedStatus(status: string, amountPaid: number, refunded: number): string {
+  if (status !== 'paid' || refunded <= 0) return status;
+  return refunded >= amountPaid ? 'refunded' : 'partially_refunded';
+}
 export const InvoiceListSchema = itemsOf(InvoiceSchema);
 
 export const PriceSchema = z.object({

@@ -1,5 +1,12 @@
 import { and, asc, count, desc, eq, gt, isNull, lte, sql, type SQL } from 'drizzle-orm';
-import type { ConsoleCustomerRow, ConsoleInvoiceRow, ConsoleLicenseRow, ConsoleSubscriptionRow, Page } from '@portal/contract';
+import {
+  refundedStatus,
+  type ConsoleCustomerRow,
+  type ConsoleInvoiceRow,
+  type ConsoleLicenseRow,
+  type ConsoleSubscriptionRow,
+  type Page,
+} from '@portal/contract';
 import type { z } from 'zod';
 import type {
   ListCustomersQuerySchema,
@@ -8,7 +15,7 @@ import type {
   ListSubscriptionsQuerySchema,
 } from '@portal/contract';
 import type { Db } from '../db/client';
-import { invoices, licenses, subscriptions, users } from '../db/schema/index';
+import { invoiceRefunds, invoices, licenses, subscriptions, users } from '../db/schema/index';
 import type { Clock } from '../lib/clock';
 import { statusOf } from '../modules/licenses/licenses.service';
 import { containing } from './search.repository';
@@ -180,7 +187,13 @@ export function createLists(deps: { db: Db; clock: Clock }) {
     const w = windowOf(q);
     const [rows, [total]] = await Promise.all([
       db
-        .select({ i: invoices, email: users.email, subscriptionId: subscriptions.providerId })
+        .select({
+          i: invoices,
+          email: users.email,
+          subscriptionId: subscriptions.providerId,
+          // What was paid back to the card (credits to the balance leave the payment as it was).
+          refunded: sql<number>`(select coalesce(sum(${invoiceRefunds.amount}), 0)::int from ${invoiceRefunds} where ${invoiceRefunds.invoiceId} = ${invoices.id} and ${invoiceRefunds.kind} = 'refund')`,
+        })
         .from(invoices)
         .leftJoin(users, eq(users.id, invoices.userId))
         .leftJoin(subscriptions, eq(subscriptions.id, invoices.subscriptionId))
@@ -191,13 +204,13 @@ export function createLists(deps: { db: Db; clock: Clock }) {
       db.select({ n: count() }).from(invoices).leftJoin(users, eq(users.id, invoices.userId)).where(where),
     ]);
     return page(
-      rows.map(({ i, email, subscriptionId }) => ({
+      rows.map(({ i, email, subscriptionId, refunded }) => ({
         id: i.id,
         number: i.number,
         userId: i.userId,
         email,
         subscriptionId,
-        status: i.status,
+        status: refundedStatus(i.status, i.amountPaid, refunded),
         amountDue: i.amountDue,
         amountPaid: i.amountPaid,
         currency: i.currency,

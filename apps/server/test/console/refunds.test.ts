@@ -59,6 +59,16 @@ describe('local engine', () => {
     await settle(t);
     return res;
   };
+  /** The status the console's invoices list gives the invoice numbered `number`. */
+  const consoleListStatus = async (number: string) => {
+    const res = await t.consoleApp.inject({
+      method: 'GET',
+      url: `/api/console/invoices?q=${encodeURIComponent(number)}`,
+      headers: { cookie: billing },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json().items as Array<{ number: string; status: string }>).find((i) => i.number === number)?.status;
+  };
   async function unchanged(fn: () => Promise<void>) {
     await settle(t);
     const before = await reader.read();
@@ -76,6 +86,7 @@ describe('local engine', () => {
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json().message).toBe(`Refunded $10.00 of invoice ${inv!.number}; $15.00 of it can still be refunded`);
     expect((await invoicesOf(t.app, fx.a.cookie, sub))[0]).toMatchObject({ status: 'partially_refunded', amountPaid: 2500 });
+    expect(await consoleListStatus(inv!.number)).toBe('partially_refunded');
 
     // More than is left: refused with what is left, and nothing is written.
     await unchanged(async () => {
@@ -91,6 +102,7 @@ describe('local engine', () => {
     expect(rest.statusCode, rest.body).toBe(200);
     expect(rest.json().message).toBe(`Refunded $15.00 of invoice ${inv!.number}`);
     expect((await invoicesOf(t.app, fx.a.cookie, sub))[0]).toMatchObject({ status: 'refunded', amountPaid: 2500 });
+    expect(await consoleListStatus(inv!.number)).toBe('refunded');
 
     await unchanged(async () => {
       const again = await refund(inv!.id, { reason, amount: 1 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ChangePreview, Interval, Invoice, PaymentMethod } from '@portal/contract';
+import { refundedStatus, type ChangePreview, type Interval, type Invoice, type PaymentMethod } from '@portal/contract';
 import type { Tx } from '../../../db/client';
 import type { Clock } from '../../../lib/clock';
 import { randomSecret, sha256 } from '../../../lib/crypto';
@@ -7,7 +7,7 @@ import { AppError } from '../../../lib/errors';
 import type { BillTo, PaymentGateway, Receipt, StatePatch, SubscriptionRecord } from '../gateway';
 import { assertChargeable, checkCard } from './cards';
 import { localRepository as repo, type CardRow, type InvoiceRow } from './local.repository';
-import { createLocalRefunds, refundStatus } from './local-refunds';
+import { createLocalRefunds } from './local-refunds';
 import { applyBalance, fullPeriod, intervalChange, nextPeriodEnd, quantityChange, type ProrationResult } from './proration';
 import { addIntervals } from './proration';
 
@@ -269,7 +269,7 @@ export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock }
       );
       return rows.map((i): Invoice => ({
         ...amounts(i),
-        status: refundStatus(i.status, i.amountPaid, refunded.get(i.id)?.refunded ?? 0),
+        status: refundedStatus(i.status, i.amountPaid, refunded.get(i.id)?.refunded ?? 0),
         created: i.createdAt.toISOString(),
         periodStart: i.periodStart.toISOString(),
         periodEnd: i.periodEnd.toISOString(),

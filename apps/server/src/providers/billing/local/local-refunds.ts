@@ -4,15 +4,6 @@ import type { PaymentGateway, RefundableInvoice } from '../gateway';
 import { localRepository as repo } from './local.repository';
 
 /**
- * What a customer's invoice list says of an invoice paid back wholly or in part (the status is a
- * free word in the contract; the stored status stays 'paid', as Stripe's does).
- */
-export function refundStatus(status: string, amountPaid: number, refunded: number): string {
-  if (status !== 'paid' || refunded <= 0) return status;
-  return refunded >= amountPaid ? 'refunded' : 'partially_refunded';
-}
-
-/**
  * Refunds and credits of the local engine: a row in its `invoice_refunds` table, written in
  * billing's transaction with the invoice row locked. There is no card network behind the local
  * engine, so neither can fail once billing has checked the amount; a credit is taken off the
