@@ -35,8 +35,8 @@ export function ListToolbar({ list, placeholder, csvPath, children }: ListToolba
           leftSection={<IconFilter size={16} stroke={1.7} />}
           value={text}
           onChange={(e) => setText(e.currentTarget.value)}
-          style={{ flex: '1 1 200px' }}
-          maw={300}
+          style={{ flex: '1 1 240px' }}
+          maw={320}
         />
         {children}
       </Group>
@@ -67,7 +67,7 @@ export function FilterSelect({ list, name, label, options }: FilterSelectProps) 
       clearable
       allowDeselect
       comboboxProps={{ withinPortal: true }}
-      w={{ base: '100%', xs: 180 }}
+      w={{ base: '100%', xs: 160 }}
     />
   );
 }

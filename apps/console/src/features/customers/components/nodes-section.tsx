@@ -24,14 +24,19 @@ export function NodesSection({ nodes, onAction }: { nodes: ConsoleNode[]; onActi
         nodes.length ? null : { title: 'No nodes', description: 'No machine has been activated on this customer’s licenses yet.' }
       }
     >
-      <SectionTable headers={['Hostname', 'Fingerprint', 'License', 'Activated', 'Last seen']} minWidth={720}>
+      <SectionTable headers={['Hostname', 'Fingerprint', 'License', 'Activated', 'Last seen']} minWidth={840}>
         {nodes.map((n) => {
           const stale = isStale(n, now);
           const name = n.hostname ?? n.fingerprint;
           return (
             <Table.Tr key={n.id}>
-              <Table.Td fw={500} style={{ whiteSpace: 'nowrap' }}>
-                {n.hostname ?? (
+              <Table.Td>
+                {/* A long FQDN is cut, not allowed to push the other columns out of the card. */}
+                {n.hostname ? (
+                  <Text size="sm" fw={500} truncate maw={220} title={n.hostname}>
+                    {n.hostname}
+                  </Text>
+                ) : (
                   <Text span c="dimmed" size="sm">
                     Unnamed
                   </Text>
@@ -39,7 +44,7 @@ export function NodesSection({ nodes, onAction }: { nodes: ConsoleNode[]; onActi
               </Table.Td>
               <Table.Td>
                 <Group gap={4} wrap="nowrap">
-                  <Text size="sm" ff="monospace" truncate maw={180} title={n.fingerprint}>
+                  <Text size="sm" ff="monospace" truncate maw={140} title={n.fingerprint}>
                     {n.fingerprint}
                   </Text>
                   <CopyIcon value={n.fingerprint} label="Copy fingerprint" />

@@ -1,3 +1,4 @@
+import { Text } from '@mantine/core';
 import { IconRepeat } from '@tabler/icons-react';
 import { intervalLabel, type ConsoleSubscriptionRow } from '@portal/contract';
 import { StatusBadge } from '@web/components/status-badge';
@@ -43,9 +44,19 @@ const COLUMNS: ReadonlyArray<Column<ConsoleSubscriptionRow>> = [
     key: 'id',
     header: 'Subscription',
     cell: (r) => (
-      <span style={{ fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 'var(--mantine-font-size-xs)' }}>
+      // Cut, with the whole id on hover: a Stripe id alone would push the table past a laptop's width.
+      <Text
+        span
+        ff="monospace"
+        size="xs"
+        truncate
+        display="inline-block"
+        maw={150}
+        title={r.subscriptionId}
+        style={{ verticalAlign: 'middle' }}
+      >
         {r.subscriptionId}
-      </span>
+      </Text>
     ),
     skeleton: 120,
   },
