@@ -405,37 +405,27 @@ export async function startStripeWireServer(opts: {
     const remaining = Math.max(0, end - at) * 1000;
     const total = (end - start) * 1000;
     const credit = -prorate(oldPrice.unitAmount * s.item.quantity, remaining, total);
+    const unused: Line = {
+      amount: credit,
+      description: `Unused time on ${s.item.quantity} × Node license`,
+      quantity: s.item.quantity,
+      unit: oldPrice.unitAmount,
+      start: at,
+      end,
+      proration: true,
+    };
     if (newPrice.interval !== oldPrice.interval) {
       // Changing the interval resets the billing cycle anchor to now.
       const newEnd = Math.floor(addIntervals(new Date(at * 1000), newPrice.interval, 1).getTime() / 1000);
       return {
-        lines: [
-          {
-            amount: credit,
-            description: `Unused time on ${s.item.quantity} × Node license`,
-            quantity: s.item.quantity,
-            unit: oldPrice.unitAmount,
-            start: at,
-            end,
-            proration: true,
-          },
-          ...periodLines(s, quantity, newPrice.id, at, newEnd),
-        ],
+        lines: [unused, ...periodLines(s, quantity, newPrice.id, at, newEnd)],
         period: { start: at, end: newEnd },
       };
     }
     const charge = prorate(newPrice.unitAmount * quantity, remaining, total);
     return {
       lines: [
-        {
-          amount: credit,
-          description: `Unused time on ${s.item.quantity} × Node license`,
-          quantity: s.item.quantity,
-          unit: oldPrice.unitAmount,
-          start: at,
-          end,
-          proration: true,
-        },
+        unused,
         {
           amount: charge,
           description: `Remaining time on ${quantity} × Node license`,
