@@ -36,7 +36,7 @@ export function ListToolbar({ list, placeholder, csvPath, children }: ListToolba
           value={text}
           onChange={(e) => setText(e.currentTarget.value)}
           style={{ flex: '1 1 240px' }}
-          maw={320}
+          maw={{ base: '100%', xs: 320 }}
         />
         {children}
       </Group>
