@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import type { Clock } from '../lib/clock';
 import { randomSecret, sha256 } from '../lib/crypto';
 import { AppError } from '../lib/errors';
-import { whyUnusable } from '../modules/auth/auth.service';
+import { redeemOrRefuse } from '../modules/auth/auth.service';
 import { signInEmail } from '../modules/auth/sign-in-email';
 import type { OutboxService } from '../modules/outbox/outbox.service';
 import { staffLinksRepository as links, staffRepository as repo, type StaffRow } from './staff.repository';
@@ -66,11 +66,7 @@ export function createStaffAuth(deps: {
     const tokenHash = sha256(secret);
     const now = clock.now();
     return db.transaction(async (tx) => {
-      const link = await links.redeem(tx, tokenHash, now);
-      if (!link) {
-        const known = await links.findByHash(tx, tokenHash);
-        throw whyUnusable(known, now) ?? new AppError('LINK_USED', 'This sign-in link was already used. Request a new one.');
-      }
+      const link = await redeemOrRefuse(links, tx, tokenHash, now);
       const member = await repo.findActiveByEmail(tx, link.email);
       if (!member) throw new AppError('NOT_FOUND', 'This sign-in link is not valid. Request a new one.');
       const sessionSecret = randomSecret();

@@ -59,12 +59,7 @@ export function createAuthService(deps: AuthDeps) {
     const tokenHash = sha256(secret);
     const now = clock.now();
     return db.transaction(async (tx) => {
-      const link = await links.redeem(tx, tokenHash, now);
-      if (!link) {
-        const known = await links.findByHash(tx, tokenHash);
-        // A link that just stopped being usable (a parallel redemption, the expiry) is reported as such.
-        throw whyUnusable(known, now) ?? new AppError('LINK_USED', 'This sign-in link was already used. Request a new one.');
-      }
+      const link = await redeemOrRefuse(links, tx, tokenHash, now);
       const user = await deps.users.findOrCreateByEmail(tx, link.email);
       const sessionSecret = await deps.sessions.create(tx, user.id, 'link');
       await deps.audit.record(tx, { type: 'signed_in', method: 'link', userId: user.id, actor: user.email });
@@ -129,6 +124,26 @@ export function createAuthService(deps: AuthDeps) {
   return { requestLink, redeemLink, linkRecipient, signInWithIdentity, eraseForUser };
 }
 export type AuthService = ReturnType<typeof createAuthService>;
+
+/**
+ * Marks the link of `tokenHash` used and answers it, or throws why it cannot be used: redeemed at
+ * most once even under parallel redemptions, and a link that just stopped being usable (a parallel
+ * redemption, the expiry) is reported as such. The customers' links and the staff's alike.
+ */
+export async function redeemOrRefuse<L extends Pick<LinkRow, 'email' | 'usedAt' | 'voidedAt' | 'expiresAt'>>(
+  repo: {
+    redeem: (tx: Tx, tokenHash: string, now: Date) => Promise<L | undefined>;
+    findByHash: (tx: Tx, tokenHash: string) => Promise<L | undefined>;
+  },
+  tx: Tx,
+  tokenHash: string,
+  now: Date,
+): Promise<L> {
+  const link = await repo.redeem(tx, tokenHash, now);
+  if (link) return link;
+  const known = await repo.findByHash(tx, tokenHash);
+  throw whyUnusable(known, now) ?? new AppError('LINK_USED', 'This sign-in link was already used. Request a new one.');
+}
 
 /** Why a link cannot be redeemed (the error to answer), or undefined when it can (staff links too). */
 export function whyUnusable(
