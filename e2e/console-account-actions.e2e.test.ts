@@ -41,7 +41,7 @@ describe('console account actions', () => {
 
     await act(page, {
       opener: page.getByRole('button', { name: 'More actions' }),
-      item: 'End all sessions',
+      item: 'End all sessions…',
       dialog: 'End all sessions',
       confirm: 'End sessions',
       reason: 'Laptop stolen, customer asked to be signed out everywhere',

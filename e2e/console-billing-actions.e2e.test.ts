@@ -20,7 +20,7 @@ describe('console subscription actions (billing)', () => {
 
     await act(page, {
       opener: menu,
-      item: 'Cancel at period end',
+      item: 'Cancel at period end…',
       dialog: 'Cancel at period end',
       reason: 'Customer moves to another product, ticket 6100',
       axe: 'console cancel-at-period-end dialog',
@@ -31,7 +31,7 @@ describe('console subscription actions (billing)', () => {
 
     await act(page, {
       opener: menu,
-      item: 'Re-activate',
+      item: 'Re-activate…',
       dialog: 'Re-activate subscription',
       confirm: 'Re-activate',
       reason: 'Customer changed their mind, ticket 6100',
@@ -42,7 +42,7 @@ describe('console subscription actions (billing)', () => {
 
     await act(page, {
       opener: menu,
-      item: 'Cancel now',
+      item: 'Cancel now…',
       dialog: 'Cancel now',
       reason: 'Fraudulent purchase confirmed by the bank',
       axe: 'console cancel-now dialog',
@@ -93,7 +93,7 @@ describe('console subscription actions (billing)', () => {
       .waitFor();
     expect(await support.getByRole('button', { name: /Actions for subscription/ }).count()).toBe(0);
     await support.getByRole('button', { name: 'More actions' }).click();
-    await support.getByRole('menuitem', { name: 'End all sessions' }).waitFor();
+    await support.getByRole('menuitem', { name: 'End all sessions…' }).waitFor();
     expect(await support.getByRole('menuitem', { name: /Delete customer/ }).count()).toBe(0);
     await support.keyboard.press('Escape');
     // Neither sees the staff page.

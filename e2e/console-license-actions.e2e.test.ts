@@ -33,7 +33,7 @@ describe('console license actions (support)', () => {
 
     await act(page, {
       opener: menu,
-      item: 'Resume',
+      item: 'Resume…',
       dialog: 'Resume license',
       reason: 'Chargeback withdrawn, ticket 5100',
       axe: 'console resume dialog',
@@ -113,7 +113,7 @@ describe('console license actions (support)', () => {
 
     await act(page, {
       opener: page.getByRole('button', { name: 'More actions' }),
-      item: 'Issue complimentary license',
+      item: 'Issue complimentary license…',
       dialog: 'Issue complimentary license',
       confirm: 'Issue license',
       reason: 'Evaluation for a partner, ticket 5200',

@@ -3,7 +3,7 @@ import { MemoryRouter, useLocation, type Location } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ClientState } from '../lib/state/hooks';
 import { ada, fakeFetch, Providers, userState, portalConfig } from '../test/render';
-import { AppRoutes, prefetchRouteData, preloadRoutes } from './router';
+import { AppRoutes, preloadRoutes } from './router';
 import { makeStore } from './store';
 
 /** The app's routes as main.tsx renders them, at `path`; `location()` is where the router is now. */
@@ -104,32 +104,5 @@ describe('routes', () => {
         expect.objectContaining({ type: 'capture', event: '$pageview', properties: expect.objectContaining({ path: '/login' }) }),
       ),
     );
-  });
-
-  describe("a page's first reads beside its code", () => {
-    const reads = async (path: string, signedIn: boolean) => {
-      const fake = fakeFetch({});
-      vi.stubGlobal('fetch', fake.fn);
-      const url = new URL(path, 'http://localhost');
-      await prefetchRouteData(url, makeStore().dispatch, Promise.resolve(signedIn));
-      // The reads go out through RTK Query's thunks (promise callbacks): let them all run.
-      await new Promise((r) => setTimeout(r, 0));
-      return fake.calls.map((c) => `${c.method} ${c.path}`).sort();
-    };
-
-    it('asks for the reads of the page the address names once the session is known', async () => {
-      expect(await reads('/app/billing', true)).toEqual([
-        'GET /api/billing/methods/',
-        'GET /api/billing/prices',
-        'GET /api/billing/subscriptions/',
-      ]);
-      expect(await reads('/app/licenses?page=2', true)).toEqual(['GET /api/licenses/?page=2&size=10']);
-      expect(await reads('/app/dashboard', true)).toHaveLength(4);
-    });
-
-    it('asks for nothing without a session (no 401s in the console) or on pages without reads', async () => {
-      expect(await reads('/app/billing', false)).toEqual([]);
-      expect(await reads('/login', true)).toEqual([]);
-    });
   });
 });

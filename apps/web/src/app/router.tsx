@@ -6,8 +6,6 @@ import { Root } from './root';
 import { PublicLayout } from './layouts/public-layout';
 import { OnboardingGate } from './layouts/onboarding-gate';
 import { RouteErrorBoundary } from './route-error-boundary';
-import { billingData, dashboardData, licensesData, type RouteData } from './route-data';
-import type { AppDispatch } from '../lib/state/hooks';
 
 const SignUpPage = lazyPage(async () => (await import('../features/auth/components/signup-page')).SignUpPage);
 const OnboardingPage = lazyPage(async () => (await import('../features/onboarding/components/onboarding-page')).OnboardingPage);
@@ -22,19 +20,10 @@ const BillingPage = lazyPage(async () => (await import('../features/billing/comp
 const ProfilePage = lazyPage(async () => (await import('../features/profile/components/profile-page')).ProfilePage);
 const AccessControlPage = lazyPage(async () => (await import('./access-control-page')).AccessControlPage);
 
-type RouteHandle = { page?: LazyPage; data?: RouteData };
-
-/**
- * A route whose element is a lazily loaded page; `handle.page` lets AppRoutes start its load early,
- * and `handle.data` (route-data.ts) the page's first reads.
- */
-function lazyRoute(
-  page: LazyPage,
-  route: { path?: string; index?: true; children?: RouteObject[] },
-  data?: RouteData,
-): RouteObject {
+/** A route whose element is a lazily loaded page; `handle.page` lets AppRoutes start its load early. */
+function lazyRoute(page: LazyPage, route: { path?: string; index?: true; children?: RouteObject[] }): RouteObject {
   const Page = page;
-  return { ...route, element: <Page />, handle: { page, data } satisfies RouteHandle } as RouteObject;
+  return { ...route, element: <Page />, handle: { page } } as RouteObject;
 }
 
 /**
@@ -61,11 +50,11 @@ export const routes: RouteObject[] = [
         path: '/app',
         children: [
           { index: true, element: <Navigate to={DEFAULT_LANDING} replace /> },
-          lazyRoute(DashboardPage, { path: 'dashboard' }, dashboardData),
-          lazyRoute(LicensesPage, { path: 'licenses' }, licensesData),
+          lazyRoute(DashboardPage, { path: 'dashboard' }),
+          lazyRoute(LicensesPage, { path: 'licenses' }),
           lazyRoute(SupportPage, { path: 'support' }),
           lazyRoute(DownloadIsoPage, { path: 'download-iso' }),
-          lazyRoute(BillingPage, { path: 'billing' }, billingData),
+          lazyRoute(BillingPage, { path: 'billing' }),
           lazyRoute(ProfilePage, { path: 'profile' }),
           // A disabled menu entry, but a route of the layout: the address shows 'Coming soon'.
           lazyRoute(AccessControlPage, { path: 'access-control' }),
@@ -82,25 +71,8 @@ export const routes: RouteObject[] = [
  */
 export function preloadRoutes(location: string | Partial<Location>): Promise<unknown> {
   const matches = matchRoutes(routes, location) ?? [];
-  const pages = matches.flatMap((m) => (m.route.handle as RouteHandle | undefined)?.page ?? []);
+  const pages = matches.flatMap((m) => (m.route.handle as { page?: LazyPage } | undefined)?.page ?? []);
   return Promise.allSettled(pages.map((page) => page.preload()));
-}
-
-/**
- * Starts the first reads of every route `location` matches (route-data.ts), once `signedIn`
- * resolves true; settles when they have been asked for. A failure is left to the page, which reads
- * the same data and shows its errors.
- */
-export function prefetchRouteData(
-  location: { pathname: string; search: string },
-  dispatch: AppDispatch,
-  signedIn: Promise<boolean>,
-): Promise<unknown> {
-  const search = new URLSearchParams(location.search);
-  const loaders = (matchRoutes(routes, location) ?? []).flatMap(
-    (match) => (match.route.handle as RouteHandle | undefined)?.data ?? [],
-  );
-  return Promise.allSettled(loaders.map((data) => data(dispatch, signedIn, search)));
 }
 
 /**

@@ -18,18 +18,6 @@ export interface PageArgs {
   size?: number;
 }
 
-/** Licenses shown per page of /app/licenses. */
-export const LICENSES_PAGE_SIZE = 10;
-
-/**
- * The page of licenses an address of /app/licenses names (`?page=`, 1 unless a whole number from
- * 1): the page reads it, and so does the read started beside the page's code (app/route-data.ts).
- */
-export function licensesPageArgs(search: URLSearchParams): Required<PageArgs> {
-  const n = Number(search.get('page'));
-  return { page: Number.isInteger(n) && n >= 1 ? n : 1, size: LICENSES_PAGE_SIZE };
-}
-
 const licensePath = (licenseKey: string) => `/licenses/${encodeURIComponent(licenseKey)}`;
 
 /** The activate answer, and whether it added a node (201) or found the fingerprint already active (200). */

@@ -117,7 +117,7 @@ export function validateCommand(origin: string, licenseKey: string): string {
 }
 
 /** Rows per page (the API accepts any size up to PAGE_SIZE_MAX of the contract). */
-export { LICENSES_PAGE_SIZE } from './api';
+export const LICENSES_PAGE_SIZE = 10;
 export const NODES_PAGE_SIZE = 10;
 
 /** 'Showing 11–20 of 34 nodes'. */

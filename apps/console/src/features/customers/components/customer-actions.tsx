@@ -43,7 +43,7 @@ export function CustomerActions({
                 leftSection={<IconKey size={16} />}
                 onClick={() => onAction({ route: 'issueLicense', params, subject: who })}
               >
-                Issue complimentary license
+                Issue complimentary license…
               </Menu.Item>
             ) : null}
             {mayEnd ? (
@@ -51,7 +51,7 @@ export function CustomerActions({
                 leftSection={<IconLogout size={16} />}
                 onClick={() => onAction({ route: 'endSessions', params, subject: who })}
               >
-                End all sessions
+                End all sessions…
               </Menu.Item>
             ) : null}
             {mayDelete ? (

@@ -52,7 +52,7 @@ describe('CustomerPage', () => {
     expect(screen.queryByRole('button', { name: 'Actions for subscription sub_local_1' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Actions for invoice INV-0002' })).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'More actions' }));
-    expect(await screen.findByRole('menuitem', { name: 'End all sessions' })).toBeInTheDocument();
+    expect(await screen.findByRole('menuitem', { name: 'End all sessions…' })).toBeInTheDocument();
     expect(screen.queryByRole('menuitem', { name: /Delete customer/ })).not.toBeInTheDocument();
   });
 

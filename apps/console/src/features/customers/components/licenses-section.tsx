@@ -60,7 +60,7 @@ export function LicensesSection({ licenses, onAction }: { licenses: ConsoleLicen
                       onClick: () => onAction({ route: 'extendLicense', params, subject: l.licenseKey }),
                     },
                     {
-                      label: 'Resume',
+                      label: 'Resume…',
                       icon: <IconPlayerPlay size={16} />,
                       hidden: !mayResume || l.status !== 'suspended',
                       onClick: () => onAction({ route: 'resumeLicense', params, subject: l.licenseKey }),

@@ -75,19 +75,19 @@ function SubscriptionItem({ subscription: s, onAction }: { subscription: Console
             label={`Actions for subscription ${s.subscriptionId}`}
             items={[
               {
-                label: 'Cancel at period end',
+                label: 'Cancel at period end…',
                 icon: <IconCalendarX size={16} />,
                 onClick: () => onAction({ route: 'cancelAtPeriodEnd', params, subject }),
                 hidden: !mayCancel || ended || s.cancelAtPeriodEnd,
               },
               {
-                label: 'Re-activate',
+                label: 'Re-activate…',
                 icon: <IconRotateClockwise size={16} />,
                 onClick: () => onAction({ route: 'reactivateSubscription', params, subject }),
                 hidden: !mayReactivate || ended || !s.cancelAtPeriodEnd,
               },
               {
-                label: 'Cancel now',
+                label: 'Cancel now…',
                 icon: <IconPlayerStop size={16} />,
                 onClick: () => onAction({ route: 'cancelNow', params, subject }),
                 hidden: !mayCancelNow || ended,

@@ -10,7 +10,7 @@ import { PageFrame } from '../../../components/page-frame';
 import { PAGES } from '../../../lib/pages';
 import { useAppDispatch, useAppSelector } from '../../../lib/state/hooks';
 import { setHighlight } from '../../../lib/state/license-slice';
-import { licensesPageArgs, useListLicensesQuery } from '../api';
+import { useListLicensesQuery } from '../api';
 import { lastPage, LICENSES_PAGE_SIZE } from '../license-display';
 import { ListFooter } from './license-bits';
 import { LicenseDrawer } from './license-drawer';
@@ -18,6 +18,11 @@ import { LicensesTable, LicensesTableSkeleton } from './licenses-table';
 
 /** Phones (below Mantine's `sm`, 768 px) get cards instead of tables and a full-width drawer. */
 const COMPACT_QUERY = '(max-width: 47.99em)';
+
+function positiveInt(value: string | null): number {
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 1 ? n : 1;
+}
 
 /**
  * ?highlight=<key> (a link from the dashboard or a purchase) goes into `license.highlight`, where
@@ -58,7 +63,7 @@ function useScrollToHighlight(highlight: string | null) {
 /** /app/licenses: the customer's license keys, the nodes on each, and what can be done with them. */
 export function LicensesPage() {
   const [params, setParams] = useSearchParams();
-  const { page } = licensesPageArgs(params);
+  const page = positiveInt(params.get('page'));
   const openKey = params.get('license');
   // Read at once (no server rendering here), so a phone never flashes the table first.
   const compact = useMediaQuery(COMPACT_QUERY, undefined, { getInitialValueInEffect: false });
