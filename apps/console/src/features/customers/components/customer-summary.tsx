@@ -9,7 +9,7 @@ import { customerFigures } from '../customer-figures';
 export function CustomerSummary({ customer }: { customer: ConsoleCustomer }) {
   const f = customerFigures(customer);
   return (
-    <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="md">
+    <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="md" className="console-tiles">
       <StatTile
         label="MRR"
         value={formatMoney(f.mrr, f.currency)}
