@@ -8,21 +8,15 @@ import './app/global.css';
 import './app/fonts';
 import { Providers } from './app/providers';
 import { RouterProgress } from './app/router-progress';
-import { AppRoutes, prefetchRouteData, preloadRoutes } from './app/router';
+import { AppRoutes, preloadRoutes } from './app/router';
 import { makeStore } from './app/store';
 import { api } from './lib/api';
 import { loadSession } from './features/auth/session';
 
 const store = makeStore();
 // Both calls start before the first render: the layouts show nothing until the session is known.
-const session = store.dispatch(loadSession());
+void store.dispatch(loadSession());
 void store.dispatch(api.endpoints.getConfig.initiate());
-// A signed-in page's first reads go out once the session is known, beside its code.
-const signedIn = session.then(() => {
-  const { authenticated, profile } = store.getState().user;
-  return authenticated && profile?.onboarded === true;
-});
-void prefetchRouteData(window.location, store.dispatch, signedIn);
 
 const root = createRoot(document.getElementById('root')!);
 const render = (routes: ReactNode) =>
