@@ -56,14 +56,13 @@ export const section = (page: Page, name: 'Subscriptions' | 'Licenses' | 'Nodes'
   page.getByRole('region', { name });
 
 /**
- * The staff-actions tab of the customer page lists the action with its reason, and (unless
- * `customerActivity: false`) the customer's own activity shows an entry marked as done by staff;
- * leaves the customer-activity tab open.
+ * The staff-actions tab of the customer page lists the action with its reason, and the customer's
+ * own activity shows an entry marked as done by staff; leaves the customer-activity tab open.
  */
-export async function expectLogged(page: Page, reason: string, { customerActivity = true } = {}) {
+export async function expectLogged(page: Page, reason: string) {
   const activity = section(page, 'Activity');
   await activity.getByRole('tab', { name: /Staff actions/ }).click();
   await activity.getByText(`“${reason}”`).waitFor();
   await activity.getByRole('tab', { name: 'Customer activity' }).click();
-  if (customerActivity) await activity.getByText('By staff').first().waitFor();
+  await activity.getByText('By staff').first().waitFor();
 }

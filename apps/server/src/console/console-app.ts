@@ -17,6 +17,7 @@ import type { Services } from '../services';
 import { createCustomerPage } from './customer-page';
 import { actionsRoutes } from './routes/actions.routes';
 import { consoleAuthRoutes } from './routes/console-auth.routes';
+import { consoleGoogleRoutes } from './routes/console-google.routes';
 import { customersRoutes } from './routes/customers.routes';
 import { reportsRoutes } from './routes/reports.routes';
 import { createLists } from './lists';
@@ -82,6 +83,7 @@ export async function buildConsoleApp(config: Config, deps: ConsoleDeps): Promis
   registerBodyRules(app, { defaultLimit: BODY_LIMIT });
 
   await app.register(consoleAuthRoutes, { config, auth, cookie, rateLimit });
+  await app.register(consoleGoogleRoutes, { config, auth, clock, cookie, rateLimit, limiter });
   await app.register(staffRoutes, { staff });
   const { users, billing, audit, sessions, licenses, account } = services;
   const page = createCustomerPage({
@@ -95,7 +97,18 @@ export async function buildConsoleApp(config: Config, deps: ConsoleDeps): Promis
     staff,
   });
   await app.register(customersRoutes, { db, page });
-  const actions = createStaffActions({ db, clock, staff, users, licenses, billing, auth: services.auth, sessions, account });
+  const actions = createStaffActions({
+    db,
+    clock,
+    staff,
+    users,
+    licenses,
+    billing,
+    auth: services.auth,
+    sessions,
+    account,
+    activity: services.audit,
+  });
   await app.register(actionsRoutes, { actions });
   const overview = createOverview({ db, clock, currency: config.pricing.currency });
   await app.register(reportsRoutes, { lists: createLists({ db, clock }), overview });

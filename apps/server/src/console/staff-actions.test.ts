@@ -126,6 +126,12 @@ describe('account actions', () => {
     expect((await act(`/api/console/customers/${userId}/end-sessions`, why('Laptop stolen'))).statusCode).toBe(200);
     const session = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie } });
     expect(session.statusCode).toBe(401);
+
+    // Both are in the customer's own activity, as done by the vendor's staff (signed in again to read it).
+    const activity = await customerActivity(await t.signIn(email));
+    expect(activity).toContain("Sent a sign-in link to the account's e-mail address (by the vendor's staff)");
+    expect(activity).toContain("Signed out everywhere: every session of the account ended (by the vendor's staff)");
+    expect(activity.join('\n')).not.toContain('vendor.example');
   });
 
   it('deletes a customer as self-service deletion does; then the customer is gone (404)', async () => {

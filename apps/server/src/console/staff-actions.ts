@@ -3,6 +3,7 @@ import type { Db, Tx } from '../db/client';
 import type { Clock } from '../lib/clock';
 import { notFound } from '../lib/errors';
 import { STAFF_ACTOR } from '../modules/audit/audit-events';
+import type { AuditService } from '../modules/audit/audit.service';
 import type { AuthService } from '../modules/auth/auth.service';
 import type { SessionService } from '../modules/auth/sessions';
 import { formatMoney } from '../modules/billing/billing-documents';
@@ -25,6 +26,8 @@ export type StaffActionsDeps = {
   auth: Pick<AuthService, 'requestLink'>;
   sessions: Pick<SessionService, 'endAllForUser'>;
   account: Pick<AccountService, 'deleteByStaff'>;
+  /** The customer's own activity log, for the actions no domain operation records there. */
+  activity: Pick<AuditService, 'record'>;
 };
 
 /** Who acted and why: every action takes it and leaves it in the staff audit log. */
@@ -106,7 +109,10 @@ export function createStaffActions(deps: StaffActionsDeps) {
     async sendSignInLink(why: Why, userId: string) {
       const user = await customer(userId);
       await deps.auth.requestLink(user.email, undefined);
-      await audit(db, why, 'sendSignInLink', userId, user.id);
+      await db.transaction(async (tx) => {
+        await deps.activity.record(tx, { type: 'sign_in_link_sent', userId, actor: STAFF_ACTOR });
+        await audit(tx, why, 'sendSignInLink', userId, user.id);
+      });
       return done(`A sign-in link was sent to ${user.email}`);
     },
 
@@ -114,6 +120,7 @@ export function createStaffActions(deps: StaffActionsDeps) {
       await customer(userId);
       await db.transaction(async (tx) => {
         await deps.sessions.endAllForUser(tx, userId);
+        await deps.activity.record(tx, { type: 'sessions_ended', userId, actor: STAFF_ACTOR });
         await audit(tx, why, 'endSessions', userId, userId);
       });
       return done('Every session of the customer has ended');

@@ -35,6 +35,8 @@ type Facts =
   | { type: 'onboarded' }
   | { type: 'profile_updated'; userId: string; changed: ProfileField[] }
   | { type: 'account_deleted'; accountId: string }
+  /** The vendor's staff sent the account a sign-in link / ended all of its sessions (console). */
+  | { type: 'sign_in_link_sent' | 'sessions_ended' }
   // ---------- licenses and nodes ----------
   | { type: 'node_activated' | 'node_released'; license: LicenseRef; node: NodeRef }
   | { type: 'license_issued'; license: LicenseRef; maxNodes: number; expiresAt: Date; subscriptionId: string | null }
@@ -154,6 +156,10 @@ function entryOf(event: AuditEvent): AuditEntry {
       return { ...who, summary: event.method === 'google' ? 'Signed in with Google' : 'Signed in with an e-mailed link' };
     case 'identity_linked':
       return { ...who, summary: 'Linked sign-in with Google' };
+    case 'sign_in_link_sent':
+      return { ...who, summary: "Sent a sign-in link to the account's e-mail address" };
+    case 'sessions_ended':
+      return { ...who, summary: 'Signed out everywhere: every session of the account ended' };
     case 'onboarded':
       return { ...who, summary: 'Completed onboarding' };
     case 'profile_updated':
