@@ -30,6 +30,8 @@ type OidcProvider = {
 export const TEST_CLIENT_ID = 'test-client';
 export const TEST_CLIENT_SECRET = 'test-secret';
 export const TEST_REDIRECT_URI = 'http://localhost:3000/api/auth/google/callback';
+/** The console's callback (CONSOLE_PUBLIC_URL's default + its path), registered beside the portal's. */
+export const TEST_CONSOLE_REDIRECT_URI = 'http://localhost:3001/api/console/auth/google/callback';
 
 /** Choosing this `login_hint` makes the person cancel at the provider (access_denied). */
 export const DENY_HINT = 'deny';
@@ -51,7 +53,7 @@ export async function startOidcProvider() {
       {
         client_id: TEST_CLIENT_ID,
         client_secret: TEST_CLIENT_SECRET,
-        redirect_uris: [TEST_REDIRECT_URI],
+        redirect_uris: [TEST_REDIRECT_URI, TEST_CONSOLE_REDIRECT_URI],
         grant_types: ['authorization_code'],
         response_types: ['code'],
         // openid-client's default client authentication, as with Google.
@@ -168,7 +170,7 @@ export async function authorizeAtProvider(authorizationUrl: string, loginHint: s
       throw new Error(`the provider answered ${res.status} at ${url.pathname}: ${(await res.text()).slice(0, 500)}`);
     }
     const next = new URL(location, url);
-    if (next.href.startsWith(TEST_REDIRECT_URI)) return next;
+    if ([TEST_REDIRECT_URI, TEST_CONSOLE_REDIRECT_URI].some((uri) => next.href.startsWith(uri))) return next;
     url = next;
   }
   throw new Error('too many redirects at the provider');

@@ -23,6 +23,17 @@ export const ConsoleLinkParamsSchema = z.strictObject({
   id: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'This sign-in link is not valid'),
 });
 
+/** GET /api/console/auth/options: which ways of signing in the sign-in page offers. */
+export const ConsoleAuthOptionsSchema = z.object({ google: z.boolean() });
+export type ConsoleAuthOptions = z.infer<typeof ConsoleAuthOptionsSchema>;
+
+/**
+ * Where GET /api/console/auth/google/callback sends the browser when it starts no session:
+ * `/login?error=…`; the sign-in page says what happened for each.
+ */
+export const CONSOLE_GOOGLE_ERRORS = ['google', 'google_unavailable', 'google_not_staff', 'rate_limited'] as const;
+export type ConsoleGoogleError = (typeof CONSOLE_GOOGLE_ERRORS)[number];
+
 export const StaffMemberSchema = z.object({
   id: z.string(),
   email: z.string(),

@@ -29,6 +29,9 @@ export const CONSOLE_ROUTES = {
   exchangeLink: { method: 'POST', path: '/api/console/auth/link/:id', roles: PUBLIC },
   signOut: { method: 'POST', path: '/api/console/auth/logout', roles: PUBLIC },
   me: { method: 'GET', path: '/api/console/auth/me', roles: ALL },
+  authOptions: { method: 'GET', path: '/api/console/auth/options', roles: PUBLIC },
+  googleStart: { method: 'GET', path: '/api/console/auth/google', roles: PUBLIC },
+  googleCallback: { method: 'GET', path: '/api/console/auth/google/callback', roles: PUBLIC },
 
   search: { method: 'GET', path: '/api/console/search', roles: ALL },
   getCustomer: { method: 'GET', path: '/api/console/customers/:userId', roles: ALL },

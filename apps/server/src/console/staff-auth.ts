@@ -1,11 +1,12 @@
 import { LOGIN_LINK_TTL_MINUTES } from '@portal/contract';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import type { Clock } from '../lib/clock';
 import { randomSecret, sha256 } from '../lib/crypto';
 import { AppError } from '../lib/errors';
 import { redeemOrRefuse } from '../modules/auth/auth.service';
 import { signInEmail } from '../modules/auth/sign-in-email';
 import type { OutboxService } from '../modules/outbox/outbox.service';
+import type { IdentityClaims } from '../providers/identity';
 import { staffLinksRepository as links, staffRepository as repo, type StaffRow } from './staff.repository';
 
 const HOUR = 3_600_000;
@@ -69,17 +70,35 @@ export function createStaffAuth(deps: {
       const link = await redeemOrRefuse(links, tx, tokenHash, now);
       const member = await repo.findActiveByEmail(tx, link.email);
       if (!member) throw new AppError('NOT_FOUND', 'This sign-in link is not valid. Request a new one.');
-      const sessionSecret = randomSecret();
-      await repo.insertSession(tx, {
-        idHash: sha256(sessionSecret),
-        staffId: member.id,
-        createdAt: now,
-        lastSeenAt: now,
-        expiresAt: new Date(now.getTime() + STAFF_ABSOLUTE_MS),
-      });
-      await repo.signedIn(tx, member.id, now);
-      return { staff: member, sessionSecret };
+      return { staff: member, sessionSecret: await startSession(tx, member, now) };
     });
+  }
+
+  /**
+   * Google's verified address signs in the active staff member who has it (any letter case);
+   * nobody is created. Anyone else: FORBIDDEN, and no session.
+   */
+  async function signInWithIdentity(claims: IdentityClaims): Promise<{ staff: StaffRow; sessionSecret: string }> {
+    const now = clock.now();
+    return db.transaction(async (tx) => {
+      const member = claims.emailVerified ? await repo.findActiveByEmail(tx, claims.email) : undefined;
+      if (!member) throw new AppError('FORBIDDEN', "This Google account is not on the vendor's staff.");
+      return { staff: member, sessionSecret: await startSession(tx, member, now) };
+    });
+  }
+
+  /** A new staff session and the member's last sign-in, the same for every way of signing in. */
+  async function startSession(tx: Tx, member: StaffRow, now: Date): Promise<string> {
+    const sessionSecret = randomSecret();
+    await repo.insertSession(tx, {
+      idHash: sha256(sessionSecret),
+      staffId: member.id,
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt: new Date(now.getTime() + STAFF_ABSOLUTE_MS),
+    });
+    await repo.signedIn(tx, member.id, now);
+    return sessionSecret;
   }
 
   /** The session of a cookie's secret, or null (expired, idle, ended, or the member removed). */
@@ -101,6 +120,6 @@ export function createStaffAuth(deps: {
     await repo.deleteExpiredSessions(db, now, new Date(now.getTime() - STAFF_IDLE_MS));
   }
 
-  return { requestLink, redeemLink, lookup, signOut, purgeExpired };
+  return { requestLink, redeemLink, signInWithIdentity, lookup, signOut, purgeExpired };
 }
 export type StaffAuth = ReturnType<typeof createStaffAuth>;

@@ -123,10 +123,11 @@ const FlowStateSchema = z.object({
 
 /**
  * Seals the flow state with AES-256-GCM, so the browser can neither read the PKCE verifier nor
- * alter the state, nonce or return path; anything tampered with fails to open.
+ * alter the state, nonce or return path; anything tampered with fails to open. `purpose` keeps
+ * the flows of different apps apart (one app's sealed flow does not open in another).
  */
-export function flowStateCodec(secret: string) {
-  const key = createHmac('sha256', secret).update('portal:oidc-flow-state:v1').digest();
+export function flowStateCodec(secret: string, purpose = 'portal:oidc-flow-state:v1') {
+  const key = createHmac('sha256', secret).update(purpose).digest();
   return {
     seal(state: FlowState): string {
       const iv = randomBytes(12);

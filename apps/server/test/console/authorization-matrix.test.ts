@@ -14,7 +14,7 @@ import { SAMPLES, type Sample } from './samples';
 
 /** Routes of the table the server does not offer yet (answer 404 to everyone). */
 const NOT_BUILT: ConsoleRouteId[] = [];
-const SIGN_IN: ConsoleRouteId[] = ['requestLink', 'exchangeLink', 'signOut'];
+const SIGN_IN: ConsoleRouteId[] = ['requestLink', 'exchangeLink', 'signOut', 'authOptions', 'googleStart', 'googleCallback'];
 
 const guarded = (Object.keys(SAMPLES) as Array<keyof typeof SAMPLES>).filter((id) => !NOT_BUILT.includes(id));
 

@@ -1,4 +1,4 @@
-import { consolePath, type ConsoleMe, type ConsoleRequestLinkBody } from '@portal/contract';
+import { consolePath, type ConsoleAuthOptions, type ConsoleMe, type ConsoleRequestLinkBody } from '@portal/contract';
 import { api } from '../../lib/api';
 
 /** Staff sign-in by e-mailed link: the console's own links, sessions and cookie. */
@@ -17,10 +17,14 @@ export const authApi = api.injectEndpoints({
       query: () => consolePath('me'),
       providesTags: ['Session'],
     }),
+    /** GET /api/console/auth/options: whether the sign-in page offers Google. */
+    authOptions: build.query<ConsoleAuthOptions, void>({
+      query: () => consolePath('authOptions'),
+    }),
     signOut: build.mutation<void, void>({
       query: () => ({ url: consolePath('signOut'), method: 'POST' }),
     }),
   }),
 });
 
-export const { useRequestLinkMutation, useExchangeLinkMutation, useMeQuery, useSignOutMutation } = authApi;
+export const { useRequestLinkMutation, useExchangeLinkMutation, useMeQuery, useAuthOptionsQuery, useSignOutMutation } = authApi;

@@ -4,18 +4,12 @@ import { z } from 'zod';
 import { DEFAULT_LANDING, ErrorSchema, GoogleStartQuerySchema } from '@portal/contract';
 import { persistentSecret, type Config } from '../../config';
 import type { Clock } from '../../lib/clock';
-import { sha256 } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import type { RateLimiter } from '../../lib/rate-limiter';
 import { clientKey, type RateLimit } from '../../plugins/rate-limit';
 import type { SessionCookie } from '../../plugins/session';
-import {
-  flowStateCodec,
-  IdentityProviderUnavailableError,
-  oidcIdentityProvider,
-  type IdentityProvider,
-} from '../../providers/identity';
 import type { AuthService } from './auth.service';
+import { googleSignInFlow, type GoogleFlowFailure } from './google-flow';
 
 export type GoogleRoutesDeps = {
   config: Pick<Config, 'google' | 'publicUrl' | 'sessionSecret' | 'dataDir' | 'secureCookies' | 'rateLimits'>;
@@ -27,8 +21,6 @@ export type GoogleRoutesDeps = {
   limiter: Pick<RateLimiter, 'hit'>;
 };
 
-/** How long a started sign-in may take at the provider before its cookie is refused. */
-const GOOGLE_FLOW_TTL_MS = 10 * 60_000;
 const GOOGLE_CALLBACK_PATH = '/api/auth/google/callback';
 
 /**
@@ -36,11 +28,9 @@ const GOOGLE_CALLBACK_PATH = '/api/auth/google/callback';
  * message for each.
  */
 type GoogleSignInError =
-  | 'google' // cancelled, tampered, expired, replayed, or refused by the provider
-  | 'google_unavailable' // the provider could not be reached
+  | GoogleFlowFailure // cancelled, tampered, expired, replayed, refused, unreachable provider, rate limited
   | 'google_email_unverified' // Google does not vouch for the address
-  | 'google_account_conflict' // the address's account is tied to another Google account
-  | 'rate_limited';
+  | 'google_account_conflict'; // the address's account is tied to another Google account
 
 // Providers add their own parameters to the callback (Google: authuser, hd, prompt, scope), so
 // this schema documents the callback without refusing extras; openid-client validates it.
@@ -70,10 +60,18 @@ export async function googleRoutes(app: FastifyInstance, deps: GoogleRoutesDeps)
     return;
   }
 
-  const redirectUri = `${config.publicUrl}${GOOGLE_CALLBACK_PATH}`;
-  const identity: IdentityProvider = oidcIdentityProvider({ ...google, redirectUri });
-  const codec = flowStateCodec(config.sessionSecret ?? persistentSecret(config.dataDir, 'session-secret'));
-  const flowCookie = flowStateCookie(config.secureCookies);
+  const flow = googleSignInFlow({
+    google,
+    redirectUri: `${config.publicUrl}${GOOGLE_CALLBACK_PATH}`,
+    secret: config.sessionSecret ?? persistentSecret(config.dataDir, 'session-secret'),
+    purpose: 'portal:oidc-flow-state:v1',
+    cookieName: 'portal_oidc',
+    secure: config.secureCookies,
+    clock,
+    limiter,
+    withinLimit,
+    log,
+  });
 
   const toLogin = (reply: FastifyReply, error: GoogleSignInError, to?: string | null) => {
     const params = new URLSearchParams({ error });
@@ -95,17 +93,9 @@ export async function googleRoutes(app: FastifyInstance, deps: GoogleRoutesDeps)
       },
       async (req, reply) => {
         const to = req.query.to ?? null;
-        if (!(await withinLimit(req))) return toLogin(reply, 'rate_limited', to);
-        let request: Awaited<ReturnType<IdentityProvider['authorizationRequest']>>;
-        try {
-          request = await identity.authorizationRequest();
-        } catch (err) {
-          if (!(err instanceof IdentityProviderUnavailableError)) throw err;
-          log.warn({ err: err.cause }, 'Google sign-in: the identity provider could not be reached');
-          return toLogin(reply, 'google_unavailable', to);
-        }
-        flowCookie.set(reply, codec.seal({ ...request.checks, to, expiresAt: clock.now().getTime() + GOOGLE_FLOW_TTL_MS }));
-        return reply.header('cache-control', 'no-store').redirect(request.url.href, 302);
+        const started = await flow.start(req, reply, to);
+        if ('error' in started) return toLogin(reply, started.error, to);
+        return reply.header('cache-control', 'no-store').redirect(started.url, 302);
       },
     );
   }
@@ -119,45 +109,13 @@ export async function googleRoutes(app: FastifyInstance, deps: GoogleRoutesDeps)
       },
     },
     async (req, reply) => {
-      // Whatever happens next, this cookie has served its one purpose.
-      const sealed = flowCookie.read(req);
-      flowCookie.clear(reply);
-      const flow = sealed ? codec.open(sealed) : null;
-      const to = flow?.to ?? null;
-      if (!(await withinLimit(req))) return toLogin(reply, 'rate_limited', to);
-      if (!flow || flow.expiresAt <= clock.now().getTime()) {
-        log.warn({ reason: sealed ? 'flow cookie invalid or expired' : 'flow cookie missing' }, 'Google sign-in refused');
-        return toLogin(reply, 'google', to);
-      }
-      // Single use on the server too, so a copied cookie cannot be replayed even where the browser
-      // kept it; the limiter's store is shared by every instance when Redis is configured.
-      const firstUse = await limiter.hit(`oidc-flow:${sha256(flow.state)}`, 1, GOOGLE_FLOW_TTL_MS);
-      if (!firstUse.allowed) {
-        log.warn({ reason: 'flow cookie replayed' }, 'Google sign-in refused');
-        return toLogin(reply, 'google', to);
-      }
-      if (req.query.error) {
-        log.info({ error: req.query.error, description: req.query.error_description }, 'Google sign-in ended at the provider');
-        return toLogin(reply, 'google', to);
-      }
-
-      const callbackUrl = new URL(redirectUri);
-      callbackUrl.search = new URL(req.url, config.publicUrl).search;
-      let claims;
-      try {
-        claims = await identity.finish(callbackUrl, flow);
-      } catch (err) {
-        if (err instanceof IdentityProviderUnavailableError) {
-          log.warn({ err: err.cause }, 'Google sign-in: the identity provider could not be reached');
-          return toLogin(reply, 'google_unavailable', to);
-        }
-        log.warn({ err }, 'Google sign-in refused');
-        return toLogin(reply, 'google', to);
-      }
+      const result = await flow.finish(req, reply);
+      const { to } = result;
+      if ('error' in result) return toLogin(reply, result.error, to);
 
       let sessionSecret: string;
       try {
-        ({ sessionSecret } = await auth.signInWithIdentity(claims));
+        ({ sessionSecret } = await auth.signInWithIdentity(result.claims));
       } catch (err) {
         if (err instanceof AppError && err.code === 'FORBIDDEN') return toLogin(reply, 'google_email_unverified', to);
         if (err instanceof AppError && err.code === 'CONFLICT') return toLogin(reply, 'google_account_conflict', to);
@@ -178,18 +136,4 @@ export async function googleRoutes(app: FastifyInstance, deps: GoogleRoutesDeps)
       throw err;
     }
   }
-}
-
-/** The short-lived, httpOnly, SameSite=Lax cookie that carries one sign-in flow to its callback. */
-function flowStateCookie(secure: boolean) {
-  // Lax still sends it on the provider's top-level redirect back to us; __Host- pins it to this host.
-  const name = secure ? '__Host-portal_oidc' : 'portal_oidc';
-  const base = { httpOnly: true, sameSite: 'lax' as const, secure, path: '/' };
-  return {
-    name,
-    set: (reply: FastifyReply, value: string) =>
-      void reply.setCookie(name, value, { ...base, maxAge: GOOGLE_FLOW_TTL_MS / 1000 }),
-    clear: (reply: FastifyReply) => void reply.clearCookie(name, base),
-    read: (req: FastifyRequest) => req.cookies[name],
-  };
 }

@@ -5,6 +5,8 @@ import { fakeFetch, LocationProbe, renderRoutes } from '../../../test/render';
 import LoginPage from './login-page';
 
 const LINK = 'a'.repeat(43);
+/** The page asks the server whether it offers Google (GET /api/console/auth/options). */
+const OPTIONS_READ = { method: 'GET', path: '/api/console/auth/options', body: null };
 
 function renderLogin(path: string) {
   return renderRoutes(
@@ -30,6 +32,7 @@ describe('LoginPage', () => {
     expect(await screen.findByRole('heading', { name: 'Check your inbox' })).toBeInTheDocument();
     expect(screen.getByTestId('sent-to')).toHaveTextContent('grace@vendor.example');
     expect(fetch.calls).toEqual([
+      OPTIONS_READ,
       { method: 'POST', path: '/api/console/auth/link', body: JSON.stringify({ email: 'grace@vendor.example' }) },
     ]);
   });
@@ -43,7 +46,8 @@ describe('LoginPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'E-mail me a sign-in link' }));
 
     expect(await screen.findByText(/valid e-mail/i)).toBeInTheDocument();
-    expect(fetch.calls).toEqual([]);
+    // Only the question which ways of signing in the server offers; nothing sent.
+    expect(fetch.calls).toEqual([OPTIONS_READ]);
   });
 
   it('redeems an e-mailed link only after Continue, then opens the overview', async () => {
@@ -73,5 +77,42 @@ describe('LoginPage', () => {
     expect(await screen.findByRole('heading', { name: /expired or was already used/i })).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Request a new link' }));
     expect(await screen.findByLabelText(/work e-mail address/i)).toBeInTheDocument();
+  });
+
+  it('offers Sign in with Google when the server has it set up: a link to the console callback flow', async () => {
+    vi.stubGlobal('fetch', fakeFetch({ 'GET /api/console/auth/options': { status: 200, body: { google: true } } }).fn);
+    renderLogin('/login');
+
+    const google = await screen.findByRole('link', { name: 'Sign in with Google' });
+    expect(google).toHaveAttribute('href', '/api/console/auth/google');
+    expect(screen.getByLabelText(/work e-mail address/i)).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('offers no Google button when Google is not set up', async () => {
+    const fetch = fakeFetch({ 'GET /api/console/auth/options': { status: 200, body: { google: false } } });
+    vi.stubGlobal('fetch', fetch.fn);
+    renderLogin('/login');
+
+    await waitFor(() => expect(fetch.calls).toEqual([OPTIONS_READ]));
+    expect(await screen.findByLabelText(/work e-mail address/i)).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Sign in with Google' })).not.toBeInTheDocument();
+  });
+
+  it('says so when the Google account is not on the staff, and still offers both ways in', async () => {
+    vi.stubGlobal('fetch', fakeFetch({ 'GET /api/console/auth/options': { status: 200, body: { google: true } } }).fn);
+    renderLogin('/login?error=google_not_staff');
+
+    expect(await screen.findByRole('alert')).toHaveTextContent("This Google account is not on the vendor's staff.");
+    expect(await screen.findByRole('link', { name: 'Sign in with Google' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'E-mail me a sign-in link' })).toBeInTheDocument();
+  });
+
+  it('ignores an error it does not know', async () => {
+    vi.stubGlobal('fetch', fakeFetch({ 'GET /api/console/auth/options': { status: 200, body: { google: false } } }).fn);
+    renderLogin('/login?error=%3Cscript%3E');
+
+    expect(await screen.findByLabelText(/work e-mail address/i)).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 });

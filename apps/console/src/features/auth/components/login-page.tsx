@@ -1,15 +1,23 @@
 import { Text } from '@mantine/core';
 import { Navigate, useSearchParams } from 'react-router';
+import { CONSOLE_GOOGLE_ERRORS, type ConsoleGoogleError } from '@portal/contract';
 import { CenteredPage } from '@web/components/centered-page';
 import { useConsoleSelector } from '../../../lib/hooks';
 import { EmailForm } from './email-form';
 import { LinkLanding } from './link-landing';
 
-/** /login: the address form, or (with ?link=) the landing of an e-mailed link. */
+const isGoogleError = (v: string | null): v is ConsoleGoogleError =>
+  (CONSOLE_GOOGLE_ERRORS as readonly string[]).includes(v ?? '');
+
+/**
+ * /login: the address form (with ?error=, why sign-in with Google was refused), or (with ?link=)
+ * the landing of an e-mailed link.
+ */
 export default function LoginPage() {
   const [params, setParams] = useSearchParams();
   const staff = useConsoleSelector((s) => s.session.staff);
   const link = params.get('link');
+  const error = params.get('error');
 
   if (staff && !link) return <Navigate to="/overview" replace />;
   return (
@@ -21,7 +29,11 @@ export default function LoginPage() {
         </Text>
       }
     >
-      {link ? <LinkLanding linkId={link} onRequestNew={() => setParams({}, { replace: true })} /> : <EmailForm />}
+      {link ? (
+        <LinkLanding linkId={link} onRequestNew={() => setParams({}, { replace: true })} />
+      ) : (
+        <EmailForm googleError={isGoogleError(error) ? error : null} />
+      )}
     </CenteredPage>
   );
 }
