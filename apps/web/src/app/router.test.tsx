@@ -64,8 +64,8 @@ describe('routes', () => {
   it('lands a signed-in user arriving at / on the dashboard, greeted by name, Home highlighted', async () => {
     const { location } = await renderApp('/', userState(ada));
     // The dashboard's code loads only after the redirect: hang guards, for a machine under load.
-    await waitFor(() => expect(location().pathname).toBe('/app/dashboard'), { timeout: 30_000 });
-    expect(await screen.findByRole('heading', { level: 1, name: /, Ada$/ }, { timeout: 30_000 })).toBeInTheDocument();
+    await waitFor(() => expect(location().pathname).toBe('/app/dashboard'));
+    expect(await screen.findByRole('heading', { level: 1, name: /, Ada$/ })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Home' })).toHaveAttribute('aria-current', 'page');
   });
 

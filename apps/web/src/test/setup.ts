@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+
+// findBy* and waitFor wait for what the test expects, however long a busy machine takes to get
+// there: their limit is a hang guard, not a budget (testing-library's default is 1 s).
+configure({ asyncUtilTimeout: 30_000 });
 
 // jsdom lacks the layout APIs Mantine relies on.
 if (!window.matchMedia) {

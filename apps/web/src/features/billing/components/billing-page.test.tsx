@@ -456,8 +456,8 @@ describe('BillingPage', () => {
       expect(form.get('payment_method')).toBe('pm_1');
       expect(form.get('key')).toBe('pk_test_1');
       // Polled until Stripe's webhook has made it active.
-      const article = await screen.findByRole('article', { name: 'Node license' }, { timeout: 8000 });
-      await waitFor(() => expect(article).toHaveTextContent(sub.licenseKey!), { timeout: 8000 });
+      const article = await screen.findByRole('article', { name: 'Node license' });
+      await waitFor(() => expect(article).toHaveTextContent(sub.licenseKey!));
     });
 
     it("shows Stripe's message when the bank refuses the payment", async () => {

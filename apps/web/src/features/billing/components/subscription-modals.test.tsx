@@ -147,7 +147,7 @@ describe('subscription modals', () => {
       await userEvent.click(within(dialog).getByRole('button', { name: 'One node more' }));
       await userEvent.click(within(dialog).getByRole('button', { name: 'One node more' }));
       expect(field).toHaveValue('5');
-      await within(dialog).findByRole('group', { name: 'Charge preview' }, { timeout: 2000 });
+      await within(dialog).findByRole('group', { name: 'Charge preview' });
       await waitFor(() =>
         expect(fetch.calls.filter((c) => c.path.endsWith('/preview')).map((c) => JSON.parse(c.body!))).toContainEqual({
           quantity: 5,
@@ -182,7 +182,7 @@ describe('subscription modals', () => {
       const dialog = await screen.findByRole('dialog');
       await userEvent.clear(within(dialog).getByLabelText(/New number of nodes/));
       await userEvent.type(within(dialog).getByLabelText(/New number of nodes/), '5');
-      expect(await within(dialog).findByRole('alert', {}, { timeout: 2000 })).toHaveTextContent(`Error: ${refusal.message}`);
+      expect(await within(dialog).findByRole('alert', {})).toHaveTextContent(`Error: ${refusal.message}`);
       await userEvent.type(within(dialog).getByLabelText(/Confirmation/), 'I confirm');
       await userEvent.click(within(dialog).getByRole('button', { name: 'Submit' }));
       await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Submit' })).toBeEnabled());
@@ -211,7 +211,7 @@ describe('subscription modals', () => {
       const dialog = await screen.findByRole('dialog');
       await userEvent.clear(within(dialog).getByLabelText(/New number of nodes/));
       await userEvent.type(within(dialog).getByLabelText(/New number of nodes/), '5');
-      const charge = await within(dialog).findByRole('group', { name: 'Charge preview' }, { timeout: 2000 });
+      const charge = await within(dialog).findByRole('group', { name: 'Charge preview' });
       expect(charge).toHaveTextContent('Charged now$49.90');
       expect(charge).toHaveTextContent(/Next renewal on Jul 1, 2026\$125\.00/);
       expect(JSON.parse(fetch.calls.find((c) => c.path.endsWith('/preview'))!.body!)).toEqual({ quantity: 5 });

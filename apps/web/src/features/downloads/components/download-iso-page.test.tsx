@@ -92,9 +92,7 @@ describe('DownloadIsoPage', () => {
       'GET /api/products/pce/download?refresh=true': { status: 200, body: second },
     });
     await screen.findByText('Version 2.4.0');
-    await waitFor(() => expect(screen.getByRole('link', { name: /Download ISO/ })).toHaveAttribute('href', second.url), {
-      timeout: 3000,
-    });
+    await waitFor(() => expect(screen.getByRole('link', { name: /Download ISO/ })).toHaveAttribute('href', second.url));
     expect(fetch.calls.filter((c) => c.path.endsWith('refresh=true'))).toHaveLength(1);
     const download = screen.getByRole('link', { name: /Download ISO/ });
     expect(download).not.toHaveAttribute('aria-disabled');
