@@ -19,8 +19,12 @@ export function staff(role: StaffRole, email = `${role}@vendor.example`): Staff 
 function Providers({ store, children }: { store: AppStore; children: ReactNode }) {
   return (
     <Provider store={store}>
-      {/* The kit's test mode: no transitions, so a dialog closing at the end of one test is not still closing in the next. */}
-      <MantineProvider theme={theme} env="test">
+      {/*
+        The kit's test mode renders no transitions, but its transition hook still times them (a
+        frame, then 250 ms): a timer left when a test file ends fires after jsdom is gone. With
+        reduced motion (test/setup.ts) every transition takes 0 ms and sets no timer at all.
+      */}
+      <MantineProvider theme={{ ...theme, respectReducedMotion: true }} env="test">
         {children}
         <Notifications />
       </MantineProvider>
