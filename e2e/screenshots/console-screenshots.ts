@@ -215,6 +215,15 @@ try {
       await page.getByRole('dialog', { name: 'Extend license' }).waitFor();
       await shoot(page, `dialog-extend-${tag}`);
       await page.keyboard.press('Escape');
+      await page.getByRole('dialog', { name: 'Extend license' }).waitFor({ state: 'hidden' });
+      await page
+        .getByRole('button', { name: /Actions for invoice/ })
+        .first()
+        .click();
+      await page.getByRole('menuitem', { name: 'Refund…' }).click();
+      await page.getByRole('dialog', { name: 'Refund invoice' }).waitFor();
+      await shoot(page, `dialog-refund-${tag}`);
+      await page.keyboard.press('Escape');
       if (width < 600) {
         await page.getByRole('button', { name: 'Open menu' }).click();
         await page.getByRole('dialog', { name: 'Side menu' }).waitFor();
