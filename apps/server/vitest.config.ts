@@ -12,8 +12,9 @@ export default defineProject({
       // two runs side by side never rewrite the file the other is starting.
       SERVER_BUNDLE: path.join(import.meta.dirname, 'dist', `test-run-${process.pid}`, 'server.mjs'),
     },
-    // Hang guards, not budgets: the suite must pass on a machine four times slower.
-    testTimeout: 120_000,
-    hookTimeout: 240_000,
+    // Hang guards, not budgets: the suite must pass on a machine four times slower, and beside
+    // another suite (a system test's steps each wait up to 120 s for their signal).
+    testTimeout: 600_000,
+    hookTimeout: 600_000,
   },
 });

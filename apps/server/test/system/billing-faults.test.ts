@@ -80,7 +80,7 @@ function fireAll<T>(items: T[], fire: (item: T) => Promise<Answer>) {
 
 /** SIGKILL once `minAnswers` requests are answered (others are still in flight, or not yet accepted). */
 async function killAfter(server: ServerProcess, answered: () => number, minAnswers: number) {
-  await waitFor(`${minAnswers} answer(s)`, () => answered() >= minAnswers, 30_000, 2);
+  await waitFor(`${minAnswers} answer(s)`, () => answered() >= minAnswers, 120_000, 2);
   const killedAfter = answered();
   server.kill('SIGKILL');
   await server.waitForExit();

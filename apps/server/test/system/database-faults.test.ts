@@ -110,7 +110,7 @@ describe.skipIf(!hasPostgresBinaries() && !process.env.CI)('database and process
       ),
     );
     // Kill once some requests are answered and others are still being worked on.
-    await waitFor('a few answers', () => answers.length >= 3, 10_000, 5);
+    await waitFor('a few answers', () => answers.length >= 3, 120_000, 5);
     const killedAfter = answers.length;
     server.kill('SIGKILL');
     await server.waitForExit();

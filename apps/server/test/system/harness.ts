@@ -103,7 +103,9 @@ export async function freePort(): Promise<number> {
 export async function waitFor<T>(
   what: string,
   check: () => Promise<T | undefined | false> | T | undefined | false,
-  timeoutMs = 10_000,
+  // A hang guard, not a budget: a machine four times slower, or running another suite beside
+  // this one, takes as long as it takes (a sign-in e-mail once took over 10 s under load 25).
+  timeoutMs = 120_000,
   everyMs = 100,
 ): Promise<T> {
   const until = Date.now() + timeoutMs;
@@ -562,7 +564,7 @@ export async function throwawayRedis() {
       });
       const c = child;
       exited = new Promise((resolve) => c.once('exit', resolve));
-      await waitFor('redis to listen', () => canConnectTcp(port), 10_000, 50);
+      await waitFor('redis to listen', () => canConnectTcp(port), 120_000, 50);
     },
     /** SIGKILL: clients see their connections reset, as when the host fails. */
     async stop() {

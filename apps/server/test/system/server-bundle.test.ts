@@ -10,7 +10,7 @@ import { cleanup, request, SERVER_BUNDLE, startServer, WEB_INDEX } from './harne
 describe('the server bundle', () => {
   beforeAll(async () => {
     await buildServer();
-  }, 60_000);
+  });
   afterAll(cleanup);
 
   it('is fresh once built', () => {
