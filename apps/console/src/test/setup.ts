@@ -10,11 +10,5 @@ if (!('fonts' in document)) {
   });
 }
 
-// The user asks for reduced motion (test/render.tsx): the kit's transitions then take no time and
-// leave no timer behind (the portal's shim answers every other query as before).
-const matchMedia = window.matchMedia.bind(window);
-window.matchMedia = (query: string) =>
-  query.includes('prefers-reduced-motion') ? { ...matchMedia(query), matches: true } : matchMedia(query);
-
 // Toasts live in a store of the kit's module, not in the rendered tree: one test's must not show in the next.
 afterEach(() => notifications.clean());

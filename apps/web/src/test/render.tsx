@@ -34,7 +34,8 @@ export function userState(profile: SessionUser | null): Pick<ClientState, 'user'
 export function Providers({ store, children }: { store: AppStore; children: ReactNode }) {
   return (
     <Provider store={store}>
-      <MantineProvider theme={theme}>{children}</MantineProvider>
+      {/* Reduced motion (test/setup.ts): the kit's transitions take 0 ms and leave no timer to fire after jsdom is gone. */}
+      <MantineProvider theme={{ ...theme, respectReducedMotion: true }}>{children}</MantineProvider>
     </Provider>
   );
 }

@@ -24,6 +24,12 @@ if (!window.matchMedia) {
   });
 }
 
+// The user asks for reduced motion (test/render.tsx in both apps): the kit's transitions then take
+// no time and leave no timer behind, which would otherwise fire after a test file's jsdom is gone.
+const answerMedia = window.matchMedia.bind(window);
+window.matchMedia = (query: string) =>
+  query.includes('prefers-reduced-motion') ? { ...answerMedia(query), matches: true } : answerMedia(query);
+
 class ResizeObserverShim {
   observe() {}
   unobserve() {}
