@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,9 +15,9 @@ import type { MailMessage, Mailer } from '../src/providers/mail/mailer';
 
 /**
  * A fresh, migrated database for one test file: a clone of the PGlite template, or a new database
- * on the PostgreSQL server of TEST_DATABASE_URL (dropped again on close).
+ * on the PostgreSQL server of TEST_DATABASE_URL (dropped again on close; `url` is its address).
  */
-export async function createTestDatabase(): Promise<Database> {
+export async function createTestDatabase(): Promise<Database & { url?: string }> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
     const blob = new Blob([readFileSync(inject('pgliteTemplate'))]);
@@ -32,6 +33,7 @@ export async function createTestDatabase(): Promise<Database> {
   const database = await openDatabase({ databaseUrl: target.toString(), poolSize: 20 });
   return {
     ...database,
+    url: target.toString(),
     close: async () => {
       await database.close();
       const c = new pg.Client({ connectionString: url });
@@ -40,6 +42,17 @@ export async function createTestDatabase(): Promise<Database> {
       await c.end();
     },
   };
+}
+
+/**
+ * Puts the migrated PGlite template in `dataDir`, as a server that has run there leaves it (a new
+ * DATA_DIR would cost an initdb and every migration, many seconds, to the one who opens it).
+ */
+export function seedDataDir(dataDir: string): void {
+  const db = path.join(dataDir, 'db');
+  mkdirSync(db, { recursive: true });
+  const tar = spawnSync('tar', ['-xf', inject('pgliteTemplate'), '-C', db], { encoding: 'utf8' });
+  if (tar.status !== 0) throw new Error(`tar: ${tar.stderr}`);
 }
 
 export function memoryMailer(): Mailer & { messages: MailMessage[] } {
