@@ -170,7 +170,7 @@ describe('npm run admin -- license', () => {
     // PostgreSQL at DATABASE_URL in the PostgreSQL run, else PGlite in DATA_DIR, as a server left it.
     const url = database.url;
     if (url === undefined) seedDataDir(dataDir);
-    const env = url === undefined ? {} : { DATABASE_URL: url };
+    const env: Record<string, string> = url === undefined ? {} : { DATABASE_URL: url };
     const res = await runInProcess(['license', 'list', '--email', 'opened@vendor.example'], env);
     expect(res).toMatchObject({ code: 0, stdout: 'No licenses.\n', stderr: '' });
     expect(existsSync(path.join(dataDir, 'portal.lock'))).toBe(false);
