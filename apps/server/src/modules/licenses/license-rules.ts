@@ -5,6 +5,12 @@ import type { LicenseRow, NodeRow } from './licenses.repository';
 export const KEY_HOLDER_ACTOR = 'license-key';
 
 export const DAY_MS = 86_400_000;
+
+/**
+ * A node's stored last-seen time moves on in steps of at least this: last seen is kept to the
+ * minute, and a chatty fleet writes each node once a minute at most (ADR 043).
+ */
+export const LAST_SEEN_RESOLUTION_MS = 60_000;
 export const day = (d: Date) => d.toISOString().slice(0, 10);
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 

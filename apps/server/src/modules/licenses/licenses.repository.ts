@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { licenses, nodes, subscriptions, users, validationDays } from '../../db/schema/index';
+import { LAST_SEEN_RESOLUTION_MS } from './license-rules';
 
 export type LicenseRow = typeof licenses.$inferSelect;
 export type NodeRow = typeof nodes.$inferSelect;
@@ -265,15 +266,22 @@ export const licensesRepository = {
     return row;
   },
 
-  /** One statement for a batch of buffered last-seen times; never moves a time backwards. */
+  /**
+   * One statement for a batch of buffered last-seen times (two array parameters, however many
+   * rows). A node's time is written only when it moves on by LAST_SEEN_RESOLUTION_MS or more:
+   * a fleet that validates every few seconds writes each node once a minute, not at every flush,
+   * and a time never moves backwards.
+   */
   async updateLastSeen(tx: Tx, seen: Array<[nodeId: string, at: Date]>) {
     if (seen.length === 0) return;
-    const rows = sql.join(
-      seen.map(([id, at]) => sql`(${id}::uuid, ${at.toISOString()}::timestamptz)`),
-      sql`, `,
-    );
+    // Array literals of uuids and ISO times, which hold no character an array literal quotes.
+    const ids = `{${seen.map(([id]) => id).join(',')}}`;
+    const ats = `{${seen.map(([, at]) => at.toISOString()).join(',')}}`;
     await tx.execute(
-      sql`update nodes set last_seen_at = greatest(nodes.last_seen_at, v.at) from (values ${rows}) as v(id, at) where nodes.id = v.id`,
+      sql`update nodes set last_seen_at = v.at
+          from unnest(${ids}::uuid[], ${ats}::timestamptz[]) as v(id, at)
+          where nodes.id = v.id
+            and nodes.last_seen_at <= v.at - make_interval(secs => ${LAST_SEEN_RESOLUTION_MS / 1000})`,
     );
   },
 

@@ -669,6 +669,25 @@ describe('last seen', () => {
     expect(row!.lastSeenAt.toISOString()).toBe(later);
   });
 
+  it('keeps last seen to the minute: a chatty node is written once a minute, not at every flush', async () => {
+    const { key } = await issue(aliceId);
+    const node = (await activate(key, { fingerprint: 'chatty' })).json().node;
+    const stored = async () => (await t.db.select().from(nodes).where(eq(nodes.id, node.id)))[0]!.lastSeenAt.toISOString();
+    let after = 0;
+    for (const seconds of [5, 30, 59]) {
+      t.clock.advance((seconds - after) * 1000);
+      after = seconds;
+      await validate(key, { fingerprint: 'chatty' });
+      await t.app.ctx.services.licenses.flushLastSeen();
+      expect(await stored(), `${seconds} s after activation`).toBe(node.lastSeenAt);
+    }
+    t.clock.advance(1000);
+    const minuteOn = t.clock.now().toISOString();
+    await validate(key, { fingerprint: 'chatty' });
+    await t.app.ctx.services.licenses.flushLastSeen();
+    expect(await stored()).toBe(minuteOn);
+  });
+
   it('flushes pending times when the app closes', async () => {
     const other = await buildTestApp();
     try {
