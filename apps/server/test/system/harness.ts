@@ -311,7 +311,10 @@ export type RequestOptions = {
   method?: string;
   headers?: Record<string, string>;
   body?: unknown;
-  /** The whole exchange must finish within this, else the promise rejects with code 'TIMEOUT'. */
+  /**
+   * The whole exchange must finish within this, else the promise rejects with code 'TIMEOUT'. By
+   * default a hang guard (60 s), not a budget; a test of a time bound the server promises sets it.
+   */
   timeoutMs?: number;
   agent?: http.Agent;
 };
@@ -337,7 +340,7 @@ export function request(url: string, opts: RequestOptions = {}): Promise<Answer>
     });
     const timer = setTimeout(
       () => req.destroy(Object.assign(new Error(`no answer within ${opts.timeoutMs} ms`), { code: 'TIMEOUT' })),
-      opts.timeoutMs ?? 10_000,
+      opts.timeoutMs ?? 60_000,
     );
     req.on('error', (err) => {
       clearTimeout(timer);
@@ -345,6 +348,20 @@ export function request(url: string, opts: RequestOptions = {}): Promise<Answer>
     });
     req.end(payload);
   });
+}
+
+/**
+ * Sends again, as a well-behaved client does, while the server answers 503 with Retry-After
+ * (its database did not answer in time: a restart on a busy machine), waiting as it asks; at most
+ * `tries` sends. Only for requests that are safe to repeat.
+ */
+export async function honouringRetryAfter(send: () => Promise<Answer>, tries = 5): Promise<Answer> {
+  for (let i = 1; ; i++) {
+    const answer = await send();
+    const wait = Number(answer.headers['retry-after']);
+    if (answer.status !== 503 || !(wait > 0) || i >= tries) return answer;
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+  }
 }
 
 export const cookieOf = (answer: Answer, name = 'portal_session') => {
@@ -385,7 +402,7 @@ export function readMails(dataDir: string): { mails: Mail[]; unreadable: string[
 export const tokenHash = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
 /** Waits for the sign-in e-mail to `email` in `dataDir` and answers its link secret. */
-export async function waitForLink(dataDir: string, email: string, timeoutMs = 10_000): Promise<string> {
+export async function waitForLink(dataDir: string, email: string, timeoutMs?: number): Promise<string> {
   return waitFor(`a sign-in e-mail to ${email}`, () => readMails(dataDir).mails.find((m) => m.to === email)?.secret, timeoutMs);
 }
 
