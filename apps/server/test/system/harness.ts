@@ -401,16 +401,33 @@ export function readMails(dataDir: string): { mails: Mail[]; unreadable: string[
 
 export const tokenHash = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
-/** Waits for the sign-in e-mail to `email` in `dataDir` and answers its link secret. */
-export async function waitForLink(dataDir: string, email: string, timeoutMs?: number): Promise<string> {
-  return waitFor(`a sign-in e-mail to ${email}`, () => readMails(dataDir).mails.find((m) => m.to === email)?.secret, timeoutMs);
+/** Waits for the sign-in e-mail to `email` in any of `dataDirs` and answers its link secret. */
+export async function waitForLink(dataDirs: string | string[], email: string, timeoutMs?: number): Promise<string> {
+  const dirs = ([] as string[]).concat(dataDirs);
+  return waitFor(
+    `a sign-in e-mail to ${email}`,
+    () => dirs.flatMap((dir) => readMails(dir).mails).find((m) => m.to === email)?.secret,
+    timeoutMs,
+  );
 }
 
-/** Requests a link on `via`, reads it from `via`'s outbox and redeems it on `redeemOn`: answers the cookie. */
-export async function signIn(via: ServerProcess, email: string, redeemOn: ServerProcess = via): Promise<string> {
+/**
+ * Requests a link on `via` and redeems it on `redeemOn`: answers the cookie. The e-mail is read
+ * from the outbox folder of each of `mailers`: with several instances on one database, whichever
+ * instance's outbox worker claims the row writes the e-mail into its own DATA_DIR.
+ */
+export async function signIn(
+  via: ServerProcess,
+  email: string,
+  redeemOn: ServerProcess = via,
+  mailers: ServerProcess[] = [via, redeemOn],
+): Promise<string> {
   const link = await request(`${via.url}/api/auth/link`, { method: 'POST', body: { email } });
   if (link.status !== 202) throw new Error(`link request answered ${link.status}: ${link.body}`);
-  const secret = await waitForLink(via.dataDir, email);
+  const secret = await waitForLink(
+    mailers.map((m) => m.dataDir),
+    email,
+  );
   const redeemed = await request(`${redeemOn.url}/api/auth/link/${secret}`);
   const cookie = cookieOf(redeemed);
   if (redeemed.status !== 200 || !cookie) throw new Error(`redeeming answered ${redeemed.status}: ${redeemed.body}`);

@@ -169,7 +169,7 @@ describe.skipIf(!reachable && !process.env.CI)('several instances on one Postgre
 
     beforeAll(async () => {
       const email = address('licenses');
-      cookie = await signIn(a, email);
+      cookie = await signIn(a, email, a, [a, b]);
       const [user] = await query<{ id: string }>(databaseUrl, 'select id from users where email = $1', [email]);
       const issue = async () => {
         const key = generateLicenseKey();
