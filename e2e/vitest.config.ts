@@ -13,7 +13,8 @@ export default defineConfig({
     hookTimeout: 240_000,
     // The browser tests mostly wait (for the page, its transitions, the outbox): two files at a
     // time, each with its own Chromium and its own customers, against the one server, halve their
-    // time for little CPU. The accessibility file alone is about half of the whole.
+    // time for little CPU. The accessibility checks are two files (one per colour scheme), so the
+    // two workers share them.
     maxWorkers: 2,
   },
 });

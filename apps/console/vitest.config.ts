@@ -7,6 +7,10 @@ export default defineProject({
   resolve: { alias: { '@web': fileURLToPath(new URL('../web/src', import.meta.url)) } },
   test: {
     name: 'console',
+    // One worker runs file after file in one module graph (and, for jsdom, one environment): a file
+    // re-imported and re-set-up its whole graph, over half of the unit runs' time (ADR 044). Each file
+    // sets up what it tests and restores what it changes.
+    isolate: false,
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     // The portal's jsdom shims (matchMedia, ResizeObserver, relative Request URLs) serve here too.

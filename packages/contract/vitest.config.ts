@@ -1,3 +1,4 @@
 import { defineProject } from 'vitest/config';
 
-export default defineProject({ test: { name: 'contract', environment: 'node', include: ['src/**/*.test.ts'] } });
+// Pure functions: no isolation needed between files (ADR 044).
+export default defineProject({ test: { name: 'contract', environment: 'node', include: ['src/**/*.test.ts'], isolate: false } });

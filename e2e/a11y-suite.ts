@@ -3,8 +3,9 @@ import { expectAccessible } from './axe';
 import { baseUrl, describe, expect, it, latestSignInLink, sendSignInLink, uniqueEmail, type NewCustomer } from './fixtures';
 
 /**
- * axe-core on every page and state of the portal, in the light and the dark colour scheme:
- * WCAG 2.0, 2.1 and 2.2 A and AA rules, and no violation allowed. A failure prints each
+ * axe-core on every page and state of the portal, in one colour scheme (a11y-light.e2e.test.ts
+ * and a11y-dark.e2e.test.ts: two files, so the browser tests' two workers run the schemes side by
+ * side): WCAG 2.0, 2.1 and 2.2 A and AA rules, and no violation allowed. A failure prints each
  * violation's rule, impact, help text and the selectors of the elements, so it can be fixed.
  */
 
@@ -15,7 +16,7 @@ async function visit(page: Page, path: string, title?: string | RegExp) {
   await h1(page, title).waitFor();
 }
 
-for (const scheme of ['light', 'dark'] as const) {
+export function accessibilitySuite(scheme: 'light' | 'dark') {
   describe(`accessibility in the ${scheme} colour scheme`, () => {
     /**
      * Each test opens its own browser in the scheme, or has its own customer (Ada Lovelace), and
