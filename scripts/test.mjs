@@ -122,7 +122,9 @@ if (postgres) {
   const env = { TEST_DATABASE_URL: opts.postgres };
   // The system tests mostly wait (for servers to start, fail and exit): in a run of their own their
   // waits overlap the other runs' work instead of holding up the API tests' one worker.
-  runs.push(vitest(`api (${on})`, ['--project', 'server', '--exclude', SYSTEM_TESTS, ...workers], { env, node, background: true }));
+  runs.push(
+    vitest(`api (${on})`, ['--project', 'server', '--exclude', SYSTEM_TESTS, ...workers], { env, node, background: true }),
+  );
   runs.push(vitest(`system (${on})`, ['--project', 'server', 'test/system', ...workers], { env, node, background: unit }));
 }
 if (unit) runs.push(vitest(`unit (${dbName})`, [...(postgres ? ['--exclude', SYSTEM_TESTS] : []), ...workers]));
