@@ -9,11 +9,11 @@
 //                                 (CI: Node 24)
 //   npm test -- --checks          also lint and typecheck (CI), counted as one failure each if they fail
 //
-// The parts run side by side so that both cores work all along: the browser tests start as soon as
-// the web build is there; the unit run (in the foreground), the PostgreSQL API run and the system
-// tests (one vitest worker each when they run together) share the rest. The system tests
+// The parts run side by side so that both cores work all along: the browser tests, the longest
+// part, start as soon as the web build is there; the unit run (in the foreground) and the
+// PostgreSQL run (one vitest worker each when both run) share the rest. The system tests
 // (apps/server/test/system) start whole servers on the shared PostgreSQL whatever database the run
-// is for, so they run once: beside the PostgreSQL run when there is one, on its Node.
+// is for, so they run once: in the PostgreSQL run when there is one, on its Node.
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -118,14 +118,10 @@ if (e2e) runs.push(vitest('e2e', ['--config', 'e2e/vitest.config.ts'], { backgro
 const workers = unit && postgres ? ['--maxWorkers=1'] : [];
 if (postgres) {
   const node = opts['postgres-node'] ?? process.execPath;
-  const on = `PostgreSQL${opts['postgres-node'] ? `, Node ${nodeVersion(node)}` : ''}`;
-  const env = { TEST_DATABASE_URL: opts.postgres };
-  // The system tests mostly wait (for servers to start, fail and exit): in a run of their own their
-  // waits overlap the other runs' work instead of holding up the API tests' one worker.
+  const label = `api (PostgreSQL${opts['postgres-node'] ? `, Node ${nodeVersion(node)}` : ''})`;
   runs.push(
-    vitest(`api (${on})`, ['--project', 'server', '--exclude', SYSTEM_TESTS, ...workers], { env, node, background: true }),
+    vitest(label, ['--project', 'server', ...workers], { env: { TEST_DATABASE_URL: opts.postgres }, node, background: unit }),
   );
-  runs.push(vitest(`system (${on})`, ['--project', 'server', 'test/system', ...workers], { env, node, background: unit }));
 }
 if (unit) runs.push(vitest(`unit (${dbName})`, [...(postgres ? ['--exclude', SYSTEM_TESTS] : []), ...workers]));
 
