@@ -9,7 +9,7 @@ const refuses = (url: string) =>
         () => undefined,
         (err: NodeJS.ErrnoException) => err.code === 'ECONNREFUSED' || undefined,
       ),
-    10_000,
+    undefined,
     20,
   );
 

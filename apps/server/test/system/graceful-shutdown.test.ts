@@ -14,7 +14,7 @@ const refusesConnections = (server: ServerProcess) =>
         () => undefined,
         (err: NodeJS.ErrnoException) => err.code === 'ECONNREFUSED' || undefined,
       ),
-    10_000,
+    undefined,
     20,
   );
 
