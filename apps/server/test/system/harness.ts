@@ -338,9 +338,10 @@ export function request(url: string, opts: RequestOptions = {}): Promise<Answer>
         resolve({ status: res.statusCode!, headers: res.headers, body, json: () => JSON.parse(body) });
       });
     });
+    const timeoutMs = opts.timeoutMs ?? 60_000;
     const timer = setTimeout(
-      () => req.destroy(Object.assign(new Error(`no answer within ${opts.timeoutMs} ms`), { code: 'TIMEOUT' })),
-      opts.timeoutMs ?? 60_000,
+      () => req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'TIMEOUT' })),
+      timeoutMs,
     );
     req.on('error', (err) => {
       clearTimeout(timer);
