@@ -11,6 +11,7 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { openDatabase, PGLITE_EXTENSIONS, type Database } from '../src/db/client';
 import { manualClock } from '../src/lib/clock';
+import { reportingStall } from './stall-report';
 import type { MailMessage, Mailer } from '../src/providers/mail/mailer';
 
 /**
@@ -35,13 +36,35 @@ export async function createTestDatabase(): Promise<Database & { url?: string }>
     ...database,
     url: target.toString(),
     close: async () => {
-      await database.close();
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
+      await reportingStall(`closing test database ${name}`, () => database.close(), () => sessionsOf(url, name));
+      await reportingStall(
+        `dropping test database ${name}`,
+        async () => {
+          const c = new pg.Client({ connectionString: url });
+          await c.connect();
+          await c.query(`drop database if exists ${name} with (force)`);
+          await c.end();
+        },
+        () => sessionsOf(url, name),
+      );
     },
   };
+}
+
+/** The sessions PostgreSQL has open on database `name`, one line each (for a stall report). */
+async function sessionsOf(url: string, name: string): Promise<string> {
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000, query_timeout: 5_000 });
+  await c.connect();
+  try {
+    const { rows } = await c.query<Record<string, unknown>>(
+      `select pid, application_name, state, wait_event_type, wait_event, now() - xact_start as in_transaction, left(query, 200) as query
+         from pg_stat_activity where (datname = $1 or query ilike '%' || $1 || '%') and pid <> pg_backend_pid()`,
+      [name],
+    );
+    return rows.map((r) => JSON.stringify(r)).join('\n') || '(no sessions)';
+  } finally {
+    await c.end();
+  }
 }
 
 /**
@@ -137,7 +160,7 @@ export async function buildTestApp(env: Record<string, string> = {}) {
     requestLink,
     signIn,
     async close() {
-      await app.close();
+      await reportingStall('closing a test app', () => app.close());
       await database.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
@@ -159,7 +182,7 @@ export async function buildWebTestApp(prefix: string, write: (dir: string) => vo
   return {
     app,
     async close() {
-      await app.close();
+      await reportingStall('closing a test app', () => app.close());
       await database.close();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -6,6 +6,7 @@ import { oas } from '@stoplight/spectral-rulesets';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test/helpers';
+import { reportingStall } from '../../test/stall-report';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import type { Database } from '../db/client';
@@ -64,7 +65,7 @@ beforeAll(async () => {
   }
 });
 afterAll(async () => {
-  for (const { app } of served) await app.close();
+  for (const { name, app } of served) await reportingStall(`closing the ${name} app`, () => app.close());
   await database.close();
   rmSync(dir, { recursive: true, force: true });
 });
