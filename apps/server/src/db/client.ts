@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { serverRoot } from '../lib/server-root';
+import { releasingTransactions } from './pg-transactions';
 import { pgliteNotifications, pgNotifications, type Notifications } from './notifications';
 import * as schema from './schema/index';
 
@@ -41,6 +42,8 @@ export type OpenOptions = {
   dataDir?: string;
   pglite?: PGlite;
   poolSize?: number;
+  /** How long a query may take before it fails (a 503 for requests); 5 s unless given. */
+  queryTimeoutMs?: number;
   /** Where a lost notification connection is reported (the server's logger). */
   log?: { warn: (details: Record<string, unknown>, message: string) => void };
 };
@@ -54,13 +57,14 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
       // A database host that stops answering must not hang requests: fail them (503) instead.
-      query_timeout: 5_000,
+      query_timeout: opts.queryTimeoutMs ?? 5_000,
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
     });
     // A lost connection must not crash the process: queries fail with 503 until it is back.
     pool.on('error', () => {});
     const db = drizzlePg(pool, { schema }) as unknown as Db;
+    releasingTransactions(db, pool);
     // Migrations on a connection of their own without the query timeout: waiting for another
     // instance's migration (several may start at once; one migrates, the others wait) can take longer.
     const client = new pg.Client({ connectionString: opts.databaseUrl, connectionTimeoutMillis: 5_000 });
