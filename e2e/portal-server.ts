@@ -1,23 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { freePort, portTaken } from '../apps/server/test/free-port';
 
 const root = path.resolve(import.meta.dirname, '..');
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 export type Portal = {
   baseUrl: string;
@@ -37,6 +26,17 @@ export const CONSOLE_OWNER = 'owner@vendor.example';
  * `env` adds to or overrides the embedded defaults (for example Stripe's settings).
  */
 export async function startPortal(env: Record<string, string> = {}): Promise<Portal> {
+  // A port taken in the moment before the server bound it (another run beside this one): again on others.
+  for (let attempt = 1; ; attempt++) {
+    const started = await startPortalOnce(env);
+    if (started.portal) return started.portal;
+    if (attempt >= 5 || !portTaken(started.output)) throw started.error;
+  }
+}
+
+async function startPortalOnce(
+  env: Record<string, string>,
+): Promise<{ portal: Portal; output?: undefined; error?: undefined } | { portal?: undefined; output: string; error: Error }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-e2e-'));
   const port = await freePort();
   const baseUrl = `http://localhost:${port}`;
@@ -79,33 +79,52 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
   const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/server.ts')], {
     cwd: root,
     env: all,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
   });
-  await new Promise<void>((resolve, reject) => {
+  // The server's errors go to the run's log, and are kept to tell a taken port from other failures.
+  let output = '';
+  server.stderr!.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    output = (output + chunk.toString()).slice(-20_000);
+  });
+  const dropDatabase = async () => {
+    rmSync(dataDir, { recursive: true, force: true });
+    if (dbName) {
+      const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${dbName} with (force)`);
+      await c.end();
+    }
+  };
+  const error = await new Promise<Error | undefined>((resolve) => {
     // Waits for the ready message; the timer only guards against a hang.
-    const timer = setTimeout(() => reject(new Error('server did not start within 180 s')), 180_000);
+    const timer = setTimeout(() => resolve(new Error('server did not start within 180 s')), 180_000);
     server.on('message', (m: { ready?: boolean }) => {
       if (m.ready) {
         clearTimeout(timer);
-        resolve();
+        resolve(undefined);
       }
     });
-    server.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    server.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve(new Error(`server exited with ${code}`));
+    });
   });
+  if (error) {
+    if (server.exitCode === null) server.kill('SIGKILL');
+    await dropDatabase();
+    return { output, error };
+  }
   return {
-    baseUrl,
-    consoleUrl,
-    dataDir,
-    stop: async () => {
-      server.kill('SIGTERM');
-      await new Promise((r) => server.once('exit', r));
-      rmSync(dataDir, { recursive: true, force: true });
-      if (dbName) {
-        const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-        await c.connect();
-        await c.query(`drop database if exists ${dbName} with (force)`);
-        await c.end();
-      }
+    portal: {
+      baseUrl,
+      consoleUrl,
+      dataDir,
+      stop: async () => {
+        server.kill('SIGTERM');
+        await new Promise((r) => server.once('exit', r));
+        await dropDatabase();
+      },
     },
   };
 }

@@ -2,7 +2,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -10,6 +10,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { vi } from 'vitest';
 import { SERVER_BUNDLE } from '../../../../scripts/build-server.mjs';
+import { freePort, portTaken } from '../free-port';
 
 // These tests start whole server processes (tsx, migrations, PGlite): on a busy 2-core machine one
 // start can take a minute, so they wait for the signal they expect rather than for a clock.
@@ -88,16 +89,7 @@ export const tempDir = (prefix: string) => {
 
 export const uniqueId = () => randomBytes(4).toString('hex');
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /** Polls `check` until it answers a value other than undefined/false, or throws after `timeoutMs`. */
 export async function waitFor<T>(
@@ -291,9 +283,21 @@ export class ServerProcess {
   }
 }
 
-/** Starts a server on a free port (PORT=0 would leave PUBLIC_URL unknown). */
+/**
+ * Starts a server on a free port (PORT=0 would leave PUBLIC_URL unknown); on a port taken in the
+ * moment before the server bound it (another run beside this one), again on another.
+ */
 export async function startServer(opts: ServerOptions = {}) {
-  return ServerProcess.start({ ...opts, port: opts.port ?? (await freePort()) });
+  if (opts.port !== undefined) return ServerProcess.start({ ...opts, port: opts.port });
+  for (let attempt = 1; ; attempt++) {
+    const server = ServerProcess.spawn({ ...opts, port: await freePort() });
+    try {
+      await server.ready();
+      return server;
+    } catch (err) {
+      if (attempt >= 5 || server.alive || !portTaken(server.output)) throw err;
+    }
+  }
 }
 
 /** Runs a server that is expected to refuse to start; resolves with its exit and output. */
