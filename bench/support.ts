@@ -10,7 +10,7 @@ export function ensureWebBuild() {
   if (r.status !== 0) throw new Error('web build failed');
 }
 
-import { freePort } from '../e2e/portal-server';
+import { freePort } from '../apps/server/test/free-port';
 
 export { freePort };
 

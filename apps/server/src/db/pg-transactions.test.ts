@@ -94,6 +94,33 @@ describe.skipIf(!reachable && !process.env.CI)('transactions on a PostgreSQL poo
     expect(rows[0]!.n).toBe(0);
   });
 
+  it('fails a transaction whose connection is lost, without ending the process, and serves on', async () => {
+    const { db } = onePool();
+    const pid = await pidOf(db);
+    const sleeping = db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_sleep(30)`);
+    });
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      // Once the sleep runs, its backend is ended, as when the database stops.
+      for (;;) {
+        const { rows } = await admin.query<{ n: number }>(
+          "select count(*)::int as n from pg_stat_activity where pid = $1 and query like 'select pg_sleep%'",
+          [pid],
+        );
+        if (rows[0]!.n === 1) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await admin.query('select pg_terminate_backend($1)', [pid]);
+    } finally {
+      await admin.end();
+    }
+    // Before, pg's 'error' event on the checked-out connection had no listener: an uncaught exception.
+    await expect(sleeping).rejects.toThrow();
+    expect(await pidOf(db)).not.toBe(pid);
+  });
+
   it('is what openDatabase gives: a failed BEGIN leaves nothing open, and the database closes', async () => {
     const database = await openDatabase({ databaseUrl: url, poolSize: 1 });
     await expect(database.db.transaction(async () => 'never', BAD_BEGIN)).rejects.toThrow();

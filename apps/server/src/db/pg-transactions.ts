@@ -5,6 +5,8 @@ import type { Db } from './client';
 
 type Session = ConstructorParameters<typeof NodePgSession>;
 
+const ignoreLostConnection = () => {};
+
 /**
  * Replaces `db.transaction` of a drizzle database on a pg pool with one that always gives the
  * connection back in a known state (ADR 045). Drizzle's own (0.45) sends BEGIN before its
@@ -13,6 +15,9 @@ type Session = ConstructorParameters<typeof NodePgSession>;
  * idle transaction open, and closing the pool waits forever. It also releases the connection as
  * healthy when its ROLLBACK failed, so the next transaction may run inside the half-done one and
  * commit it.
+ *
+ * A connection lost during a transaction must not end the process either: pg emits 'error' on a
+ * checked-out client, which has no listener of the pool's until it is released.
  *
  * Here the connection goes back to the pool only when PostgreSQL last said it is idle, outside a
  * transaction, and the transaction ended as it should: committed, or rolled back after the
@@ -25,6 +30,9 @@ export function releasingTransactions(db: Db, pool: pg.Pool): void {
   };
   const transaction: Db['transaction'] = async (run, config) => {
     const client = await pool.connect();
+    // A checked-out connection has no listener of the pool's: lost during the transaction (the
+    // database stopped), its 'error' event would end the process. Its queries fail with it anyway.
+    client.on('error', ignoreLostConnection);
     let began = false;
     let ended = false;
     let failure: unknown;
@@ -48,6 +56,8 @@ export function releasingTransactions(db: Db, pool: pg.Pool): void {
     } finally {
       const idle = ended && client.getTransactionStatus() === 'I';
       client.release(idle ? undefined : new Error('the transaction did not end cleanly: its connection is closed'));
+      // The pool listens again from the release on.
+      client.off('error', ignoreLostConnection);
     }
   };
   Object.assign(db, { transaction });
