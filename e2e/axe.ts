@@ -1,7 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { transitionsDone, WCAG_TAGS } from './fixtures';
+import { HANG_GUARD_MS, transitionsDone, WCAG_TAGS } from './fixtures';
 
 /**
  * axe-core on a page as it stands, for the portal's and the console's browser tests: WCAG 2.0, 2.1
@@ -17,7 +17,7 @@ const BUSY = '[aria-busy="true"], main [aria-label^="Loading"], [role="dialog"] 
 async function loaded(page: Page) {
   await expect
     .poll(() => page.evaluate((busy) => document.querySelectorAll(busy).length, BUSY), {
-      timeout: 30_000,
+      timeout: HANG_GUARD_MS,
     })
     .toBe(0);
 }

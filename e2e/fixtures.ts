@@ -40,6 +40,9 @@ export type BrowserOptions = {
   target?: Target;
 };
 
+/** How long a step waits for what it expects before it fails: a guard against a hang, never a budget. */
+export const HANG_GUARD_MS = 120_000;
+
 /** A fresh context (no cookies, no storage: a new profile) with one page at the given viewport. */
 async function openContext(chromiumBrowser: Chromium, opts: BrowserOptions = {}): Promise<Browser> {
   const context = await chromiumBrowser.newContext({
@@ -49,6 +52,9 @@ async function openContext(chromiumBrowser: Chromium, opts: BrowserOptions = {})
     timezoneId: 'UTC',
     ...(opts.colorScheme ? { colorScheme: opts.colorScheme } : {}),
   });
+  // Hang guards, not budgets (Playwright's own is 30 s): beside another whole suite, at load 26, the
+  // console's overview took longer than that to render after sign-in.
+  context.setDefaultTimeout(HANG_GUARD_MS);
   const page = await context.newPage();
   return { context, page, close: () => context.close() };
 }

@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { baseUrl, describe, expect, it, latestSignInLink, uniqueEmail } from './fixtures';
+import { baseUrl, describe, expect, HANG_GUARD_MS, it, latestSignInLink, uniqueEmail } from './fixtures';
 
 /**
  * The main flows with the keyboard alone: Tab, Shift+Tab, Enter, Space, Escape and typing, never
@@ -17,7 +17,8 @@ function describeFocus(page: Page): Promise<string> {
   });
 }
 
-const hasFocus = (target: Locator) => target.evaluate((el) => el === document.activeElement, undefined, { timeout: 30_000 });
+const hasFocus = (target: Locator) =>
+  target.evaluate((el) => el === document.activeElement, undefined, { timeout: HANG_GUARD_MS });
 
 /** Presses Tab (or Shift+Tab) until `target` has focus; fails after `max` presses. */
 async function tabTo(page: Page, target: Locator, direction: 'forward' | 'back' = 'forward', max = 80) {

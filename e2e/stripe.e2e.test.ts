@@ -7,6 +7,7 @@ import { installStripeJsStandIn } from '../apps/web/src/test/stripe-js-stand-in'
 import {
   describe,
   expect,
+  HANG_GUARD_MS,
   it,
   screenshot,
   transitionsDone,
@@ -233,7 +234,7 @@ describe('billing on Stripe, with Stripe.js', () => {
     const articles = page.getByRole('article', { name: 'Node license' });
     await expect.poll(() => articles.count()).toBe(2);
     await expect
-      .poll(async () => (await articles.allTextContents()).filter((t) => t.includes('Active')).length, { timeout: 60_000 })
+      .poll(async () => (await articles.allTextContents()).filter((t) => t.includes('Active')).length, { timeout: HANG_GUARD_MS })
       .toBe(2);
     await expect.poll(() => page.getByText('Issued once the first payment is confirmed').count()).toBe(0);
   });
