@@ -87,7 +87,7 @@ async function startPortalOnce(
     process.stderr.write(chunk);
     output = (output + chunk.toString()).slice(-20_000);
   });
-  const dropDatabase = async () => {
+  const removeData = async () => {
     rmSync(dataDir, { recursive: true, force: true });
     if (dbName) {
       const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
@@ -107,12 +107,12 @@ async function startPortalOnce(
     });
     server.on('exit', (code) => {
       clearTimeout(timer);
-      resolve(new Error(`server exited with ${code}`));
+      resolve(new Error(`server exited with ${code}:\n${output}`));
     });
   });
   if (error) {
     if (server.exitCode === null) server.kill('SIGKILL');
-    await dropDatabase();
+    await removeData();
     return { output, error };
   }
   return {
@@ -123,7 +123,7 @@ async function startPortalOnce(
       stop: async () => {
         server.kill('SIGTERM');
         await new Promise((r) => server.once('exit', r));
-        await dropDatabase();
+        await removeData();
       },
     },
   };

@@ -11,8 +11,8 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { openDatabase, PGLITE_EXTENSIONS, type Database } from '../src/db/client';
 import { manualClock } from '../src/lib/clock';
-import { reportingStall } from './stall-report';
 import type { MailMessage, Mailer } from '../src/providers/mail/mailer';
+import { reportingStall } from './stall-report';
 
 /**
  * A fresh, migrated database for one test file: a clone of the PGlite template, or a new database
@@ -36,7 +36,11 @@ export async function createTestDatabase(): Promise<Database & { url?: string }>
     ...database,
     url: target.toString(),
     close: async () => {
-      await reportingStall(`closing test database ${name}`, () => database.close(), () => sessionsOf(url, name));
+      await reportingStall(
+        `closing test database ${name}`,
+        () => database.close(),
+        () => sessionsOf(url, name),
+      );
       await reportingStall(
         `dropping test database ${name}`,
         async () => {
