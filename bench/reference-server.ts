@@ -4,12 +4,15 @@
 //   REFERENCE=signed  parses the body, looks the node up in memory, answers the same kind of answer
 //                     as the portal's validation (license, node, nonce, time) signed with Ed25519
 //                     over its exact bytes: the limit of a signed answer on one core.
+//   REFERENCE=signed-pool  the same, signed on libuv's thread pool (node:crypto's callback form)
+//                     as the portal signs: the limit of a signed answer of one process whose
+//                     signing runs on other cores.
 // The parent is told the port over IPC.
 import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-const mode = process.env.REFERENCE === 'signed' ? 'signed' : 'wire';
+const mode = process.env.REFERENCE === 'signed' || process.env.REFERENCE === 'signed-pool' ? process.env.REFERENCE : 'wire';
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');
 const keyId = createHash('sha256')
   .update(Buffer.from(publicKey.export({ format: 'jwk' }).x!, 'base64url'))
@@ -56,13 +59,20 @@ const server = createServer((req, res) => {
       checkedAt: new Date().toISOString(),
     });
     const bytes = Buffer.from(body);
-    const sig = sign(null, bytes, privateKey).toString('base64');
-    res.writeHead(200, {
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': bytes.length,
-      signature: `keyid="${keyId}", alg="ed25519", sig="${sig}"`,
-    });
-    res.end(bytes);
+    const reply = (sig: Buffer) => {
+      res.writeHead(200, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': bytes.length,
+        signature: `keyid="${keyId}", alg="ed25519", sig="${sig.toString('base64')}"`,
+      });
+      res.end(bytes);
+    };
+    if (mode === 'signed') reply(sign(null, bytes, privateKey));
+    else
+      sign(null, bytes, privateKey, (err, sig) => {
+        if (err) res.destroy(err);
+        else reply(sig);
+      });
   });
 });
 server.keepAliveTimeout = 60_000;

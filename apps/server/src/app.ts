@@ -94,6 +94,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     log: app.log,
     mailer,
     notifications: database.notifications,
+    databaseInThread: database.kind === 'pglite',
   });
 
   const webDist = overrides.webDist ?? WEB_DIST;
@@ -208,6 +209,7 @@ function validationFastPath(deps: {
     },
   };
   applySecurityHeaders(recorder as unknown as FastifyReply, deps.headers);
+  const seriesByStatus = new Map<number, (seconds: number) => void>();
   return createValidationFastPath({
     fromMemory: services.licenses.validate.fromMemory,
     signatureHeader: services.licenses.signatureHeader,
@@ -215,8 +217,13 @@ function validationFastPath(deps: {
     perMinute: config.rateLimits.licensePerMinute,
     shedding: deps.shedding,
     count: (status, seconds) => {
-      metrics.inc('http_requests_total', { method: 'POST', route: VALIDATE_ROUTE, status: String(status) });
-      metrics.observe({ method: 'POST', route: VALIDATE_ROUTE }, seconds);
+      let count = seriesByStatus.get(status);
+      if (!count) {
+        const labels = { method: 'POST', route: VALIDATE_ROUTE };
+        count = metrics.requestSeries('http_requests_total', { ...labels, status: String(status) }, labels);
+        seriesByStatus.set(status, count);
+      }
+      count(seconds);
     },
     securityHeaders,
     allowedOrigin: new URL(config.publicUrl).origin,

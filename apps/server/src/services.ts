@@ -23,6 +23,8 @@ export type ServiceDeps = {
   mailer: Mailer;
   /** The database's notifications (license validation keeps its state current with them). */
   notifications?: Notifications | undefined;
+  /** The database runs its statements in this thread (the embedded database): long ones hold every request. */
+  databaseInThread?: boolean | undefined;
 };
 
 /** Wires the domain services together; a service that needs another domain receives its service. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helpers';
+import { createMetrics } from './observability';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -53,5 +54,24 @@ describe('health and metrics', () => {
     } finally {
       await withToken.close();
     }
+  });
+});
+
+describe('the metrics registry', () => {
+  it('counts through a resolved request series exactly as inc and observe do', () => {
+    const labels = { method: 'POST', route: '/api/licenses/:licenseKey/validate' };
+    const spelled = createMetrics();
+    const resolved = createMetrics();
+    const count = resolved.requestSeries('http_requests_total', { ...labels, status: '200' }, labels);
+    for (const seconds of [0.001, 0.02, 0.3, 7]) {
+      spelled.inc('http_requests_total', { ...labels, status: '200' });
+      spelled.observe(labels, seconds);
+      count(seconds);
+    }
+    const text = resolved.render({});
+    expect(text).toBe(spelled.render({}));
+    expect(text).toContain('http_requests_total{method="POST",route="/api/licenses/:licenseKey/validate",status="200"} 4');
+    expect(text).toContain('http_request_duration_seconds_bucket{method="POST",route="/api/licenses/:licenseKey/validate",le="0.025"} 2');
+    expect(text).toContain('http_request_duration_seconds_count{method="POST",route="/api/licenses/:licenseKey/validate"} 4');
   });
 });

@@ -13,22 +13,43 @@ export function createMetrics() {
     Object.entries(labels)
       .map(([k, v]) => `${k}="${v.replace(/["\\\n]/g, '_')}"`)
       .join(',');
+  const counterOf = (name: string, labels: Record<string, string>) => {
+    let m = counters.get(name);
+    if (!m) counters.set(name, (m = new Map()));
+    const k = labelKey(labels);
+    if (!m.has(k)) m.set(k, 0);
+    return { m, k };
+  };
+  const histogramOf = (labels: Record<string, string>) => {
+    const k = labelKey(labels);
+    let h = histograms.get(k);
+    if (!h) histograms.set(k, (h = { counts: BUCKETS.map(() => 0), sum: 0, n: 0 }));
+    return h;
+  };
+  const record = (h: { counts: number[]; sum: number; n: number }, seconds: number) => {
+    for (let i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]!) h.counts[i]!++;
+    h.sum += seconds;
+    h.n++;
+  };
   return {
     inc(name: string, labels: Record<string, string>, by = 1) {
-      let m = counters.get(name);
-      if (!m) counters.set(name, (m = new Map()));
-      const k = labelKey(labels);
-      m.set(k, (m.get(k) ?? 0) + by);
+      const { m, k } = counterOf(name, labels);
+      m.set(k, m.get(k)! + by);
     },
     observe(labels: Record<string, string>, seconds: number) {
-      const k = labelKey(labels);
-      let h = histograms.get(k);
-      if (!h) histograms.set(k, (h = { counts: BUCKETS.map(() => 0), sum: 0, n: 0 }));
-      BUCKETS.forEach((b, i) => {
-        if (seconds <= b) h.counts[i]!++;
-      });
-      h.sum += seconds;
-      h.n++;
+      record(histogramOf(labels), seconds);
+    },
+    /**
+     * One request series resolved once (its counter and its latency histogram), for a hot route
+     * that would otherwise spell its labels on every request. Counts as inc + observe do.
+     */
+    requestSeries(name: string, labels: Record<string, string>, histogramLabels: Record<string, string>) {
+      const { m, k } = counterOf(name, labels);
+      const h = histogramOf(histogramLabels);
+      return (seconds: number) => {
+        m.set(k, m.get(k)! + 1);
+        record(h, seconds);
+      };
     },
     render(gauges: Record<string, number>): string {
       const out: string[] = [];

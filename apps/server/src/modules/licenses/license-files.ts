@@ -26,7 +26,7 @@ export function createSigning(deps: LicenseSigningDeps) {
       const s = get();
       return { keyId: s.keyId, algorithm: 'Ed25519', publicKeyPem: s.publicKeyPem };
     },
-    /** The `Signature` header value for an answer's exact bytes. */
+    /** The `Signature` header value for an answer's exact bytes (signed off the event loop). */
     signatureHeader: (body: string | Buffer) => get().header(body),
   };
 }

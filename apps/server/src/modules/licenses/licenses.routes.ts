@@ -52,7 +52,7 @@ export async function licensesRoutes(app: FastifyInstance, { config, licenses, r
   /** Every answer of activate and validate, errors included, is signed over its exact bytes. */
   const sign = async (_req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     if (typeof payload === 'string' || Buffer.isBuffer(payload))
-      reply.header(SIGNATURE_HEADER, licenses.signatureHeader(payload));
+      reply.header(SIGNATURE_HEADER, await licenses.signatureHeader(payload));
     return payload;
   };
 

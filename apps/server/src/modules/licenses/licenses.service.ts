@@ -5,7 +5,7 @@ import type { Config } from '../../config';
 import type { AuditService } from '../audit/audit.service';
 import type { UserService } from '../users/users.service';
 import { createActivation } from './activation';
-import { createLastSeenBuffer } from './last-seen-buffer';
+import { createLastSeenBuffer, ROWS_PER_STATEMENT } from './last-seen-buffer';
 import { createLicenseChanges } from './license-changes';
 import { createSigning, licenseFile } from './license-files';
 import { prepareValidationQueries } from './licenses.repository';
@@ -31,6 +31,8 @@ export type LicenseServiceDeps = {
   users: Pick<UserService, 'findOrCreateByEmail'>;
   /** How long validation buffers last-seen times before writing them in one statement. */
   lastSeenFlushMs?: number;
+  /** The database runs its statements in this thread (the embedded one): flushes write smaller statements. */
+  databaseInThread?: boolean | undefined;
   /** A ready signer (tests, or a caller that loaded one already); else loaded from config. */
   signer?: LicenseSigner;
   /**
@@ -61,6 +63,7 @@ export function createLicenseService(deps: LicenseServiceDeps) {
     db,
     log: deps.log,
     ...(deps.lastSeenFlushMs !== undefined ? { flushMs: deps.lastSeenFlushMs } : {}),
+    rowsPerStatement: deps.databaseInThread ? ROWS_PER_STATEMENT.inThread : ROWS_PER_STATEMENT.postgres,
   });
   const signing = createSigning({ config: deps.config, signer: deps.signer });
   const changes = createLicenseChanges({ clock, audit, changing });

@@ -9,8 +9,11 @@ export type LicenseSigner = {
   publicKeyPem: string;
   /** Base64 Ed25519 signature of exactly these bytes. */
   sign: (data: string | Buffer) => string;
-  /** The `Signature` header value for a body: keyid="…", alg="ed25519", sig="…". */
-  header: (body: string | Buffer) => string;
+  /**
+   * The `Signature` header value for a body: keyid="…", alg="ed25519", sig="…". Signed on libuv's
+   * thread pool, off the event loop, so that a busy server signs on other cores while it serves.
+   */
+  header: (body: string | Buffer) => Promise<string>;
 };
 
 /**
@@ -44,15 +47,20 @@ export function loadSigner(opts: { configuredPem: string | undefined; dataDir: s
   const raw = Buffer.from(publicKey.export({ format: 'jwk' }).x!, 'base64url');
   const keyId = createHash('sha256').update(raw).digest('hex').slice(0, 16);
   const publicKeyPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
-  const signBytes = (data: string | Buffer) =>
-    sign(null, typeof data === 'string' ? Buffer.from(data, 'utf8') : data, privateKey).toString('base64');
+  const bytesOf = (data: string | Buffer) => (typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
   // Only the signature depends on the answer (its nonce and time are in the signed bytes).
   const headerStart = `keyid="${keyId}", alg="ed25519", sig="`;
   return {
     keyId,
     publicKeyPem,
-    sign: signBytes,
-    header: (body) => `${headerStart}${signBytes(body)}"`,
+    sign: (data) => sign(null, bytesOf(data), privateKey).toString('base64'),
+    header: (body) =>
+      new Promise((resolve, reject) => {
+        sign(null, bytesOf(body), privateKey, (err, signature) => {
+          if (err) reject(err);
+          else resolve(`${headerStart}${signature.toString('base64')}"`);
+        });
+      }),
   };
 }
 
