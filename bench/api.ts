@@ -18,6 +18,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SIGNATURE_HEADER } from '@portal/contract';
+import { onServerCores } from './cores';
 import { runLoad, type LoadResult, type Req } from './load';
 import { makeLicenseKeys, NEW_NODE_PREFIX, seedDatabase, type Seeded } from './seed';
 import { root, round } from './support';
@@ -45,7 +46,8 @@ export async function startChild(
   env: Record<string, string>,
   opts: { nodeArgs?: string[]; quiet?: boolean } = {},
 ): Promise<Server> {
-  const child: ChildProcess = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', path.join(root, entry)], {
+  const [command, args] = onServerCores(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', path.join(root, entry)]);
+  const child: ChildProcess = spawn(command, args, {
     cwd: root,
     env,
     // quiet: the server's own log lines (LOG_LEVEL=info) are discarded, errors still shown.

@@ -36,8 +36,12 @@ export type LoadResult = {
   p95: number;
   p99: number;
   max: number;
-  /** CPU use during the measured window, in % of one core (200 = both cores of a 2-core host). */
-  cpu: { server: number; client: number; host: number; hostCores: number };
+  /**
+   * CPU use during the measured window, in % of one core (200 = both cores of a 2-core host).
+   * `serverLoop` is the server's main thread alone (its event loop): what one process cannot spread
+   * over more cores, where `server` also counts its other threads (the thread pool, GC helpers).
+   */
+  cpu: { server: number; serverLoop: number; client: number; host: number; hostCores: number };
 };
 
 const HOST = '127.0.0.1';
@@ -111,7 +115,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     p95: percentile(sorted, 0.95),
     p99: percentile(sorted, 0.99),
     max: sorted.length ? sorted[sorted.length - 1]! : NaN,
-    cpu: cpuStart ? cpuUse(cpuStart, cpuEnd) : { server: NaN, client: NaN, host: NaN, hostCores: cpuEnd.cores },
+    cpu: cpuStart ? cpuUse(cpuStart, cpuEnd) : { server: NaN, serverLoop: NaN, client: NaN, host: NaN, hostCores: cpuEnd.cores },
   };
 }
 
@@ -262,6 +266,7 @@ type CpuSnapshot = {
   at: number;
   client: NodeJS.CpuUsage;
   serverTicks: number;
+  serverLoopTicks: number;
   hostBusy: number;
   hostTotal: number;
   cores: number;
@@ -269,11 +274,12 @@ type CpuSnapshot = {
 
 const CLOCK_TICKS = 100; // USER_HZ on Linux
 
-function procTicks(pid: number | undefined): number {
+/** A process's CPU ticks (all its threads), or with `thread` that thread's alone. */
+function procTicks(pid: number | undefined, thread?: number): number {
   if (!pid) return NaN;
   try {
     // Fields after the ")" that ends the command name: state is field 3, utime 14, stime 15.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(thread ? `/proc/${pid}/task/${thread}/stat` : `/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return Number(f[11]) + Number(f[12]);
   } catch {
@@ -299,6 +305,8 @@ function cpuSnapshot(serverPid: number | undefined): CpuSnapshot {
     at: performance.now(),
     client: process.cpuUsage(),
     serverTicks: procTicks(serverPid),
+    // A process's main thread has the process's id.
+    serverLoopTicks: procTicks(serverPid, serverPid),
     hostBusy: h.busy,
     hostTotal: h.total,
     cores: h.cores,
@@ -308,8 +316,10 @@ function cpuSnapshot(serverPid: number | undefined): CpuSnapshot {
 function cpuUse(a: CpuSnapshot, b: CpuSnapshot) {
   const wallMs = b.at - a.at;
   const c = process.cpuUsage(a.client);
+  const percent = (ticks: number) => (ticks * (1000 / CLOCK_TICKS) * 100) / wallMs;
   return {
-    server: ((b.serverTicks - a.serverTicks) * (1000 / CLOCK_TICKS) * 100) / wallMs,
+    server: percent(b.serverTicks - a.serverTicks),
+    serverLoop: percent(b.serverLoopTicks - a.serverLoopTicks),
     client: ((c.user + c.system) / 1000 / wallMs) * 100,
     host: ((b.hostBusy - a.hostBusy) / (b.hostTotal - a.hostTotal)) * 100 * b.cores,
     hostCores: b.cores,

@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { apiBench, closeApiBench, listsBench } from './api';
 import { cacheMemoryBench } from './cache-memory';
+import { pinLoadGenerator } from './cores';
 import { startupBench } from './startup';
 import { validationBench } from './validation';
 import { webBench } from './web';
@@ -18,7 +19,13 @@ const sections: Record<string, () => Promise<Record<string, unknown>>> = {
 };
 
 const wanted = process.argv.slice(2).filter((a) => a in sections);
-const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version };
+const pinned = pinLoadGenerator();
+if (pinned) console.log(`BENCH_SERVER_CPUS: ${pinned}`);
+const results: Record<string, unknown> = {
+  date: new Date().toISOString(),
+  node: process.version,
+  ...(pinned ? { cores: pinned } : {}),
+};
 try {
   for (const [name, run] of Object.entries(sections)) {
     if (wanted.length && !wanted.includes(name)) continue;

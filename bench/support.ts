@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { onServerCores } from './cores';
 
 export const root = path.resolve(import.meta.dirname, '..');
 
@@ -64,7 +65,7 @@ export async function startServerOfNpmStart(
     args = [...opts.nodeArgs, '--enable-source-maps', path.join(root, 'apps/server/dist/server.mjs')];
     Object.assign(childEnv, { NODE_ENV: 'production' });
   }
-  const child = spawn(process.execPath, args, {
+  const child = spawn(...onServerCores(process.execPath, args), {
     cwd: root,
     env: childEnv,
     // quiet: the server's own log lines are discarded, errors still shown.

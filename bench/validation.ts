@@ -140,8 +140,10 @@ async function closedLoop(server: Server, next: (seq: number) => Req) {
   const r = await runLoad({ port: server.port, connections, durationMs, warmupMs, next, serverPid: server.pid });
   // The server's CPU time per answer (µs): on a busy machine, throughput measures the contention as
   // much as the server; CPU time per answer much less so. One saturated core serves 1e6/this req/s.
-  const cpuUs = ((r.cpu.server / 100) * r.seconds * 1e6) / Math.max(1, r.requests);
-  return { ...r, cpuUs };
+  const perAnswer = (percent: number) => ((percent / 100) * r.seconds * 1e6) / Math.max(1, r.requests);
+  // The event loop's share is what one process cannot spread over more cores: a process serves at
+  // most 1e6/loopUs req/s however many cores it has, using cpuUs/loopUs of them at that rate.
+  return { ...r, cpuUs: perAnswer(r.cpu.server), loopUs: perAnswer(r.cpu.serverLoop) };
 }
 
 const log = (label: string, text: string) => console.log(`  ${label}: ${text}`);
@@ -172,10 +174,11 @@ async function references(out: Rows): Promise<number> {
       const r = await closedLoop(server, referenceRequests);
       log(
         `${mode} reference`,
-        `${round(r.rps)} req/s, p99 ${round(r.p99, 2)} ms, CPU server ${round(r.cpu.server)}%, ${round(r.cpuUs)} µs CPU an answer`,
+        `${round(r.rps)} req/s, p99 ${round(r.p99, 2)} ms, CPU server ${round(r.cpu.server)}%, ${round(r.cpuUs)} µs CPU an answer (event loop ${round(r.loopUs)})`,
       );
       out[`${mode} reference req/s`] = { value: round(r.rps), target: '' };
       out[`${mode} reference CPU per answer (µs)`] = { value: round(r.cpuUs), target: '' };
+      out[`${mode} reference event loop CPU per answer (µs)`] = { value: round(r.loopUs), target: '' };
       if (mode === 'signed-pool') signedPoolRps = r.rps;
       if (mode === 'signed') {
         signedRps = r.rps;
@@ -236,13 +239,15 @@ async function portalRuns(db: string, env: Record<string, string>, f: Fleet, sig
       const ratio = r.rps / signedRps;
       log(
         `${db} ${name}`,
-        `${round(r.rps)} req/s (${round(ratio, 3)} of signed, ${round(r.rps / signedPoolRps, 3)} of signed-pool), p50 ${round(r.p50, 2)} p99 ${round(r.p99, 2)} ms, errors ${r.errors}, CPU server ${round(r.cpu.server)}% host ${round(r.cpu.host)}%, ${round(r.cpuUs)} µs CPU an answer (${round(signedCpuUs / r.cpuUs, 3)} of signed)`,
+        `${round(r.rps)} req/s (${round(ratio, 3)} of signed, ${round(r.rps / signedPoolRps, 3)} of signed-pool), p50 ${round(r.p50, 2)} p99 ${round(r.p99, 2)} ms, errors ${r.errors}, CPU server ${round(r.cpu.server)}% host ${round(r.cpu.host)}%, ${round(r.cpuUs)} µs CPU an answer (${round(signedCpuUs / r.cpuUs, 3)} of signed), event loop ${round(r.loopUs)} µs (one process's ceiling ${round(1e6 / r.loopUs)} req/s on ${round(r.cpuUs / r.loopUs, 2)} cores)`,
       );
       out[`${db} ${name} req/s`] = { value: round(r.rps), target: '' };
       out[`${db} ${name} share of signed`] = { value: round(ratio, 3), target: ratioTarget };
       out[`${db} ${name} share of signed-pool`] = { value: round(r.rps / signedPoolRps, 3), target: '' };
       out[`${db} ${name} CPU per answer (µs)`] = { value: round(r.cpuUs), target: '' };
       out[`${db} ${name} share of signed by CPU per answer`] = { value: round(signedCpuUs / r.cpuUs, 3), target: '' };
+      out[`${db} ${name} event loop CPU per answer (µs)`] = { value: round(r.loopUs), target: '' };
+      out[`${db} ${name} one process's ceiling (req/s)`] = { value: round(1e6 / r.loopUs), target: '' };
       out[`${db} ${name} errors`] = { value: r.errors, target: '0' };
     }
     for (const [name, next] of [
