@@ -1,13 +1,10 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Overview } from '@portal/contract';
-import type { Db, Tx } from '../db/client';
+import type { Db } from '../db/client';
+import { rowsOf as rows } from '../db/rows';
 import type { Clock } from '../lib/clock';
 
 const DAY = 86_400_000;
-
-async function rows<T>(db: Tx, query: SQL): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-}
 
 /**
  * Monthly recurring revenue of the subscriptions that give access (active or past due): unit

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { licenses, nodes, subscriptions, users, validationDays } from '../../db/schema/index';
+import { rowsOf } from '../../db/rows';
 import { LAST_SEEN_RESOLUTION_MS } from './license-rules';
 
 export type LicenseRow = typeof licenses.$inferSelect;
@@ -270,18 +271,26 @@ export const licensesRepository = {
    * One statement for a batch of buffered last-seen times (two array parameters, however many
    * rows). A node's time is written only when it moves on by LAST_SEEN_RESOLUTION_MS or more:
    * a fleet that validates every few seconds writes each node once a minute, not at every flush,
-   * and a time never moves backwards.
+   * and a time never moves backwards. Answers, for every node of the batch that still exists, the
+   * time it has stored now (written by this statement or not), in seconds since 1970.
    */
-  async updateLastSeen(tx: Tx, seen: Array<[nodeId: string, at: Date]>) {
-    if (seen.length === 0) return;
+  async updateLastSeen(tx: Tx, seen: Array<[nodeId: string, at: Date]>): Promise<Array<{ id: string; at: number }>> {
+    if (seen.length === 0) return [];
     // Array literals of uuids and ISO times, which hold no character an array literal quotes.
     const ids = `{${seen.map(([id]) => id).join(',')}}`;
     const ats = `{${seen.map(([, at]) => at.toISOString()).join(',')}}`;
-    await tx.execute(
-      sql`update nodes set last_seen_at = v.at
-          from unnest(${ids}::uuid[], ${ats}::timestamptz[]) as v(id, at)
-          where nodes.id = v.id
-            and nodes.last_seen_at <= v.at - make_interval(secs => ${LAST_SEEN_RESOLUTION_MS / 1000})`,
+    // The outer select sees the rows as they were before the update: a written row's new time
+    // comes from the update's own answer.
+    return rowsOf<{ id: string; at: number }>(
+      tx,
+      sql`with v as (select * from unnest(${ids}::uuid[], ${ats}::timestamptz[]) as v(id, at)),
+          written as (
+            update nodes set last_seen_at = v.at from v
+            where nodes.id = v.id
+              and nodes.last_seen_at <= v.at - make_interval(secs => ${LAST_SEEN_RESOLUTION_MS / 1000})
+            returning nodes.id, nodes.last_seen_at)
+          select n.id, extract(epoch from coalesce(w.last_seen_at, n.last_seen_at))::float8 as at
+          from v join nodes n on n.id = v.id left join written w on w.id = n.id`,
     );
   },
 
