@@ -71,7 +71,9 @@ describe('the metrics registry', () => {
     const text = resolved.render({});
     expect(text).toBe(spelled.render({}));
     expect(text).toContain('http_requests_total{method="POST",route="/api/licenses/:licenseKey/validate",status="200"} 4');
-    expect(text).toContain('http_request_duration_seconds_bucket{method="POST",route="/api/licenses/:licenseKey/validate",le="0.025"} 2');
+    expect(text).toContain(
+      'http_request_duration_seconds_bucket{method="POST",route="/api/licenses/:licenseKey/validate",le="0.025"} 2',
+    );
     expect(text).toContain('http_request_duration_seconds_count{method="POST",route="/api/licenses/:licenseKey/validate"} 4');
   });
 });
