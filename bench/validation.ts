@@ -8,6 +8,9 @@
 //           reference: the portal's throughput is given as a share of it)
 //   signed-pool  the same, signing on libuv's thread pool as the portal does: the limit of one
 //           process whose signing runs on other cores (shown beside, for what the pool adds)
+// The signed reference is measured again just before each closed-loop portal scenario, and the
+// scenario's share is taken against that measurement (a shared machine's speed moves within
+// minutes); the run reports how far the reference moved over the run and warns past 15 %.
 //
 // Scenarios, each with 50 keep-alive connections (BENCH_CONNECTIONS) and a fresh nonce in every
 // request:
@@ -148,8 +151,11 @@ async function closedLoop(server: Server, next: (seq: number) => Req) {
 
 const log = (label: string, text: string) => console.log(`  ${label}: ${text}`);
 
-let signedCpuUs = NaN;
 let signedPoolRps = NaN;
+/** The signed reference's throughput, first measured and then before each portal scenario. */
+const signedMeasured: number[] = [];
+/** A machine whose speed moved more than this between the signed reference's measurements gives no comparable ratios. */
+const DRIFT_LIMIT = 0.15;
 
 const referenceRequests = (seq: number) => validate('REFER-ENCER-EFERE-NCERE-FEREN', `fleet-${seq % FLEET_NODES}`);
 
@@ -182,7 +188,7 @@ async function references(out: Rows): Promise<number> {
       if (mode === 'signed-pool') signedPoolRps = r.rps;
       if (mode === 'signed') {
         signedRps = r.rps;
-        signedCpuUs = r.cpuUs;
+        signedMeasured.push(r.rps);
         out['signed reference share of wire'] = {
           value: round(r.rps / (out['wire reference req/s']!.value as number), 3),
           target: '',
@@ -207,8 +213,13 @@ async function references(out: Rows): Promise<number> {
   return signedRps;
 }
 
-/** Starts the portal on `db`, probes it, runs the four scenarios; answers rows prefixed by the database. */
-async function portalRuns(db: string, env: Record<string, string>, f: Fleet, signedRps: number, out: Rows) {
+/**
+ * Starts the portal on `db`, probes it, runs the four scenarios; answers rows prefixed by the
+ * database. Each closed-loop scenario is shared against the signed reference (`signed`, kept
+ * running) measured just before it: a shared virtual machine's speed moves within minutes (the
+ * same code's CPU time per answer was seen to double within one run), far less within seconds.
+ */
+async function portalRuns(db: string, env: Record<string, string>, f: Fleet, signed: Server, out: Rows) {
   const dataDir = env.DATA_DIR!;
   const profileDir = path.join(root, 'bench/results', `profile-${db}`);
   if (profile) {
@@ -235,17 +246,20 @@ async function portalRuns(db: string, env: Record<string, string>, f: Fleet, sig
       ['fleet', fleetRequests(f)],
       ['mixed', mixedRequests(f)],
     ] as const) {
+      const ref = await closedLoop(signed, referenceRequests);
+      signedMeasured.push(ref.rps);
       const r = await closedLoop(server, next);
-      const ratio = r.rps / signedRps;
+      const ratio = r.rps / ref.rps;
       log(
         `${db} ${name}`,
-        `${round(r.rps)} req/s (${round(ratio, 3)} of signed, ${round(r.rps / signedPoolRps, 3)} of signed-pool), p50 ${round(r.p50, 2)} p99 ${round(r.p99, 2)} ms, errors ${r.errors}, CPU server ${round(r.cpu.server)}% host ${round(r.cpu.host)}%, ${round(r.cpuUs)} µs CPU an answer (${round(signedCpuUs / r.cpuUs, 3)} of signed), event loop ${round(r.loopUs)} µs (one process's ceiling ${round(1e6 / r.loopUs)} req/s on ${round(r.cpuUs / r.loopUs, 2)} cores)`,
+        `${round(r.rps)} req/s (${round(ratio, 3)} of signed just before: ${round(ref.rps)} req/s, ${round(ref.cpuUs)} µs; ${round(r.rps / signedPoolRps, 3)} of signed-pool), p50 ${round(r.p50, 2)} p99 ${round(r.p99, 2)} ms, errors ${r.errors}, CPU server ${round(r.cpu.server)}% host ${round(r.cpu.host)}%, ${round(r.cpuUs)} µs CPU an answer (${round(ref.cpuUs / r.cpuUs, 3)} of signed), event loop ${round(r.loopUs)} µs (one process's ceiling ${round(1e6 / r.loopUs)} req/s on ${round(r.cpuUs / r.loopUs, 2)} cores)`,
       );
+      out[`${db} ${name} signed reference just before (req/s)`] = { value: round(ref.rps), target: '' };
       out[`${db} ${name} req/s`] = { value: round(r.rps), target: '' };
       out[`${db} ${name} share of signed`] = { value: round(ratio, 3), target: ratioTarget };
       out[`${db} ${name} share of signed-pool`] = { value: round(r.rps / signedPoolRps, 3), target: '' };
       out[`${db} ${name} CPU per answer (µs)`] = { value: round(r.cpuUs), target: '' };
-      out[`${db} ${name} share of signed by CPU per answer`] = { value: round(signedCpuUs / r.cpuUs, 3), target: '' };
+      out[`${db} ${name} share of signed by CPU per answer`] = { value: round(ref.cpuUs / r.cpuUs, 3), target: '' };
       out[`${db} ${name} event loop CPU per answer (µs)`] = { value: round(r.loopUs), target: '' };
       out[`${db} ${name} one process's ceiling (req/s)`] = { value: round(1e6 / r.loopUs), target: '' };
       out[`${db} ${name} errors`] = { value: r.errors, target: '0' };
@@ -278,31 +292,60 @@ export async function validationBench(): Promise<Rows> {
     `  ${connections} connections, ${durationMs / 1000} s per scenario after ${warmupMs} ms warm-up; steady ${rate} req/s`,
   );
   const out: Rows = {};
-  const signedRps = await references(out);
-  for (const db of databases) {
-    const dataDir = mkdtempSync(path.join(tmpdir(), `portal-bench-validation-${db}-`));
-    try {
-      if (db === 'pglite') {
-        const f = await seed({ dataDir });
-        await portalRuns(db, { DATA_DIR: dataDir }, f, signedRps, out);
-      } else if (db === 'postgres') {
-        const name = `portal_bench_validation_${randomBytes(4).toString('hex')}`;
-        const admin = new pg.Client({ connectionString: benchServerUrl() });
-        await admin.connect();
-        await admin.query(`create database ${name}`);
-        const url = new URL(benchServerUrl());
-        url.pathname = `/${name}`;
-        try {
-          const f = await seed({ databaseUrl: url.toString() });
-          await portalRuns(db, { DATA_DIR: dataDir, DATABASE_URL: url.toString() }, f, signedRps, out);
-        } finally {
-          await admin.query(`drop database if exists ${name} with (force)`);
-          await admin.end();
-        }
-      } else throw new Error(`BENCH_DATABASES: unknown database ${db} (pglite, postgres)`);
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
+  signedMeasured.length = 0;
+  await references(out);
+  // The signed reference again, kept running beside the portal (idle while the portal is measured).
+  const signed = await startChild('bench/reference-server.ts', { PATH: process.env.PATH ?? '', REFERENCE: 'signed' });
+  try {
+    for (const db of databases) {
+      const dataDir = mkdtempSync(path.join(tmpdir(), `portal-bench-validation-${db}-`));
+      try {
+        if (db === 'pglite') {
+          const f = await seed({ dataDir });
+          await portalRuns(db, { DATA_DIR: dataDir }, f, signed, out);
+        } else if (db === 'postgres') {
+          const name = `portal_bench_validation_${randomBytes(4).toString('hex')}`;
+          const admin = new pg.Client({ connectionString: benchServerUrl() });
+          await admin.connect();
+          await admin.query(`create database ${name}`);
+          const url = new URL(benchServerUrl());
+          url.pathname = `/${name}`;
+          try {
+            const f = await seed({ databaseUrl: url.toString() });
+            await portalRuns(db, { DATA_DIR: dataDir, DATABASE_URL: url.toString() }, f, signed, out);
+          } finally {
+            await admin.query(`drop database if exists ${name} with (force)`);
+            await admin.end();
+          }
+        } else throw new Error(`BENCH_DATABASES: unknown database ${db} (pglite, postgres)`);
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     }
+  } finally {
+    await signed.stop();
   }
+  reportDrift(out);
   return out;
+}
+
+/**
+ * How far the machine's speed moved during the run, by the signed reference's measurements (the
+ * first, and one before each portal scenario); a run where they differ by more than DRIFT_LIMIT
+ * says so plainly, since its shares compare the portal with a machine of another speed.
+ */
+function reportDrift(out: Rows) {
+  const slowest = Math.min(...signedMeasured);
+  const fastest = Math.max(...signedMeasured);
+  const drift = fastest / slowest - 1;
+  log(
+    'signed reference over the run',
+    `${signedMeasured.map((r) => round(r)).join(', ')} req/s (the fastest ${round(100 * drift, 1)}% above the slowest)`,
+  );
+  out['machine drift over the run (%)'] = { value: round(100 * drift, 1), target: `<= ${100 * DRIFT_LIMIT}` };
+  if (drift > DRIFT_LIMIT) {
+    console.log(
+      `  THE MACHINE'S SPEED MOVED by ${round(100 * drift, 1)}% during this run: its figures are not comparable with another run's. Run it again on a quiet machine.`,
+    );
+  }
 }
