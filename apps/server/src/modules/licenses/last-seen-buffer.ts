@@ -19,7 +19,8 @@ export type LastSeenBufferDeps = {
  * in one statement held it for 150 ms to 2 s, so validations waited behind it. PostgreSQL runs it
  * in its own process, so 500 rows a statement (two array parameters each) cost the server little.
  * On the embedded database 500 rows whose times moved on held it for 20 to 65 ms, which steady
- * traffic met as its slowest answers; 100 rows hold it for 3 to 5 ms (ADR 046).
+ * traffic met as its slowest answers; 100 rows 3 to 5 ms (ADR 046), still the p99 of a steady
+ * 1,000 req/s on a slower machine; 25 rows about 1.3 ms (ADR 047).
  */
 export const ROWS_PER_STATEMENT = { postgres: 500, inThread: 25 };
 const DAY_MS = 86_400_000;
@@ -62,7 +63,8 @@ export function createLastSeenBuffer(deps: LastSeenBufferDeps) {
     for (let from = 0; from < batch.length; from += rowsPerStatement) {
       if (from > 0) await new Promise((resolve) => setImmediate(resolve));
       try {
-        remember(await repo.updateLastSeen(deps.db, batch.slice(from, from + rowsPerStatement)));
+        const rows = batch.slice(from, from + rowsPerStatement);
+        remember(rows, await repo.updateLastSeen(deps.db, rows));
       } catch (err) {
         const unwritten = batch.slice(from);
         deps.log.warn({ err, nodes: unwritten.length }, 'could not write last-seen times; keeping them for the next flush');
@@ -75,10 +77,13 @@ export function createLastSeenBuffer(deps: LastSeenBufferDeps) {
     }
   }
 
-  /** Remembers the stored times a statement answered (seconds since 1970). */
-  function remember(rows: Array<{ id: string; at: number }>) {
-    if (stored.size + rows.length > maxRemembered) stored.clear();
-    for (const { id, at } of rows) stored.set(id, Math.floor(at - SECONDS_FROM / 1000));
+  /** Remembers the stored times a statement answered (seconds since 1970) for the rows it was sent. */
+  function remember(sent: Array<[string, Date]>, found: Array<{ id: string; at: number }>) {
+    if (stored.size + found.length > maxRemembered) stored.clear();
+    // Keyed by the noted ids, which are the validation cache's own strings, not the statement's
+    // copies of them: 1M remembered nodes then take about 21 MB.
+    const noted = new Map(sent.map(([id]) => [id, id]));
+    for (const { id, at } of found) stored.set(noted.get(id) ?? id, Math.floor(at - SECONDS_FROM / 1000));
   }
 
   /** Adds the counted validations to their days; what failed is counted again into the next flush. */
