@@ -159,9 +159,8 @@ const DRIFT_LIMIT = 0.15;
 
 const referenceRequests = (seq: number) => validate('REFER-ENCER-EFERE-NCERE-FEREN', `fleet-${seq % FLEET_NODES}`);
 
-async function references(out: Rows): Promise<number> {
+async function references(out: Rows): Promise<void> {
   const env = { PATH: process.env.PATH ?? '' };
-  let signedRps = 0;
   for (const mode of ['wire', 'signed', 'signed-pool'] as const) {
     // With BENCH_PROFILE=1 the signed reference is profiled too, so that both CPU times per answer
     // carry the profiler's cost and the two profiles can be read side by side.
@@ -187,7 +186,6 @@ async function references(out: Rows): Promise<number> {
       out[`${mode} reference event loop CPU per answer (µs)`] = { value: round(r.loopUs), target: '' };
       if (mode === 'signed-pool') signedPoolRps = r.rps;
       if (mode === 'signed') {
-        signedRps = r.rps;
         signedMeasured.push(r.rps);
         out['signed reference share of wire'] = {
           value: round(r.rps / (out['wire reference req/s']!.value as number), 3),
@@ -210,7 +208,6 @@ async function references(out: Rows): Promise<number> {
       console.log(`  signed reference profile (whole run, self time):\n${top.map((l) => `    ${l}`).join('\n')}`);
     }
   }
-  return signedRps;
 }
 
 /**
