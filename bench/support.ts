@@ -20,7 +20,7 @@ export async function startPortal(
   env: Record<string, string>,
 ): Promise<{ ms: number; child: ChildProcess; url: string; stop: () => Promise<void> }> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
+  const child = spawn(...onServerCores(process.execPath, [path.join(root, 'scripts/start.mjs')]), {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

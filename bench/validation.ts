@@ -294,36 +294,39 @@ export async function validationBench(): Promise<Rows> {
   // The signed reference again, kept running beside the portal (idle while the portal is measured).
   const signed = await startChild('bench/reference-server.ts', { PATH: process.env.PATH ?? '', REFERENCE: 'signed' });
   try {
-    for (const db of databases) {
-      const dataDir = mkdtempSync(path.join(tmpdir(), `portal-bench-validation-${db}-`));
-      try {
-        if (db === 'pglite') {
-          const f = await seed({ dataDir });
-          await portalRuns(db, { DATA_DIR: dataDir }, f, signed, out);
-        } else if (db === 'postgres') {
-          const name = `portal_bench_validation_${randomBytes(4).toString('hex')}`;
-          const admin = new pg.Client({ connectionString: benchServerUrl() });
-          await admin.connect();
-          await admin.query(`create database ${name}`);
-          const url = new URL(benchServerUrl());
-          url.pathname = `/${name}`;
-          try {
-            const f = await seed({ databaseUrl: url.toString() });
-            await portalRuns(db, { DATA_DIR: dataDir, DATABASE_URL: url.toString() }, f, signed, out);
-          } finally {
-            await admin.query(`drop database if exists ${name} with (force)`);
-            await admin.end();
-          }
-        } else throw new Error(`BENCH_DATABASES: unknown database ${db} (pglite, postgres)`);
-      } finally {
-        rmSync(dataDir, { recursive: true, force: true });
-      }
-    }
+    for (const db of databases) await onDatabase(db, signed, out);
   } finally {
     await signed.stop();
   }
   reportDrift(out);
   return out;
+}
+
+/** Seeds a fresh database of kind `db` (its own data directory, and on PostgreSQL its own database), runs the portal's scenarios on it, removes it. */
+async function onDatabase(db: string, signed: Server, out: Rows) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), `portal-bench-validation-${db}-`));
+  try {
+    if (db === 'pglite') {
+      const f = await seed({ dataDir });
+      await portalRuns(db, { DATA_DIR: dataDir }, f, signed, out);
+    } else if (db === 'postgres') {
+      const name = `portal_bench_validation_${randomBytes(4).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: benchServerUrl() });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      const url = new URL(benchServerUrl());
+      url.pathname = `/${name}`;
+      try {
+        const f = await seed({ databaseUrl: url.toString() });
+        await portalRuns(db, { DATA_DIR: dataDir, DATABASE_URL: url.toString() }, f, signed, out);
+      } finally {
+        await admin.query(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      }
+    } else throw new Error(`BENCH_DATABASES: unknown database ${db} (pglite, postgres)`);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 /**
