@@ -1,7 +1,6 @@
-import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CONSOLE_API, CONSOLE_ROUTES, CONSOLE_SESSION_COOKIE, ErrorSchema, type ConsoleRouteId } from '@portal/contract';
 import { AppError } from '../lib/errors';
-import { asArray } from '../plugins/request-bodies';
 import { secretCookie, type SessionCookie } from '../plugins/session';
 import type { StaffAuth, StaffSession } from './staff-auth';
 import type { StaffActor } from './staff.service';
@@ -31,9 +30,12 @@ export function staffCookie(opts: { secure: boolean; maxAgeSeconds: number }): S
 
 /**
  * Every console route declares its id (`config.consoleRoute`); the route table says who may call
- * it. The check runs first in `onRequest`, before the body is read or any input validated: no
- * session 401, a role the table does not list 403. A route under the console's prefix without an
- * id, or whose method and path differ from the table's, stops the app from starting.
+ * it. The check is one `onRequest` hook of the whole console app, so it runs for every request
+ * whatever its method, Fastify's automatic HEAD routes included (they copy the GET route's options
+ * before any `onRoute` hook could add a route-level check), and first: before the body is read or
+ * any input validated. No session 401, a role the table does not list 403. A route under the
+ * console's prefix without an id, or whose method and path differ from the table's (HEAD answers
+ * for its GET route), stops the app from starting.
  */
 export function registerStaffGuard(app: FastifyInstance, deps: { auth: Pick<StaffAuth, 'lookup'>; cookie: StaffCookie }) {
   app.decorateRequest('staffSession', null);
@@ -46,24 +48,28 @@ export function registerStaffGuard(app: FastifyInstance, deps: { auth: Pick<Staf
   });
 
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith(`${CONSOLE_API}/`) || route.method === 'HEAD') return;
+    if (!route.url.startsWith(`${CONSOLE_API}/`)) return;
     const id = route.config?.consoleRoute;
     const entry = id ? CONSOLE_ROUTES[id] : undefined;
     if (!id || !entry) throw new Error(`${String(route.method)} ${route.url} declares no config.consoleRoute`);
-    if (entry.method !== route.method || entry.path !== route.url) {
+    const method = route.method === 'HEAD' ? 'GET' : route.method;
+    if (entry.method !== method || entry.path !== route.url) {
       throw new Error(`${id} is ${entry.method} ${entry.path} in CONSOLE_ROUTES, not ${String(route.method)} ${route.url}`);
     }
-    const roles = entry.roles as readonly string[] | null;
-    const guard: onRequestAsyncHookHandler = async (req) => {
-      const secret = deps.cookie.read(req);
-      req.staffSession = secret ? await deps.auth.lookup(secret) : null;
-      if (roles === null) return;
-      if (!req.staffSession) throw new AppError('UNAUTHENTICATED', 'Please sign in to the console to continue');
-      if (!roles.includes(req.staffSession.staff.role)) {
-        throw new AppError('FORBIDDEN', `Your role (${req.staffSession.staff.role}) may not do this`);
-      }
-    };
-    route.onRequest = [guard, ...asArray(route.onRequest)];
+  });
+
+  app.addHook('onRequest', async (req) => {
+    const id = req.routeOptions.config.consoleRoute;
+    // No route matched (the 404 handler) or the console's own files: nothing to guard.
+    if (!id) return;
+    const roles = CONSOLE_ROUTES[id].roles as readonly string[] | null;
+    const secret = deps.cookie.read(req);
+    req.staffSession = secret ? await deps.auth.lookup(secret) : null;
+    if (roles === null) return;
+    if (!req.staffSession) throw new AppError('UNAUTHENTICATED', 'Please sign in to the console to continue');
+    if (!roles.includes(req.staffSession.staff.role)) {
+      throw new AppError('FORBIDDEN', `Your role (${req.staffSession.staff.role}) may not do this`);
+    }
   });
 }
 

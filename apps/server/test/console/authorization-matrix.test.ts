@@ -3,13 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_ROUTES, STAFF_ROLES, type ConsoleRouteId, type StaffRole } from '@portal/contract';
 import { buildConsoleTestApp, type ConsoleTestApp } from '../console-helpers';
 import { changedTables, dbStateReader, settle } from '../fuzz/db-state';
+import { liveRoutes, type LiveRoute } from '../fuzz/route-list';
 import { consoleFixtures, type ConsoleFixtures } from './fixtures';
 import { SAMPLES, type Sample } from './samples';
 
 /**
- * The console's authorization matrix, generated from its route table (CONSOLE_ROUTES): for every
- * route behind a role, no session and a customer's session get 401, each role 2xx or 403 as the
- * table says, bad input 400; whatever is refused changes nothing in the database.
+ * The console's authorization matrix, generated from its route table (CONSOLE_ROUTES) and from the
+ * methods the listener really serves for each route (Fastify adds HEAD to every GET by itself):
+ * for every route behind a role and every method served, no session and a customer's session get
+ * 401, each role 2xx or 403 as the table says, bad input 400; whatever is refused changes nothing
+ * in the database.
  */
 
 /** Routes of the table the server does not offer yet (answer 404 to everyone). */
@@ -22,9 +25,22 @@ let t: ConsoleTestApp;
 let fx: ConsoleFixtures;
 let staff: Record<StaffRole, string>;
 let reader: Awaited<ReturnType<typeof dbStateReader>>;
+let served: LiveRoute[];
+
+/** The route id a served route answers for: a HEAD route is its GET route's companion. */
+function idOfServed(r: LiveRoute): ConsoleRouteId | undefined {
+  const method = r.method === 'HEAD' ? 'GET' : r.method;
+  return (Object.keys(CONSOLE_ROUTES) as ConsoleRouteId[]).find(
+    (id) => CONSOLE_ROUTES[id].method === method && CONSOLE_ROUTES[id].path === r.url,
+  );
+}
+
+/** Every method the console's listener serves for route `id`. */
+const methodsOf = (id: ConsoleRouteId) => served.filter((r) => idOfServed(r) === id).map((r) => r.method);
 
 beforeAll(async () => {
   t = await buildConsoleTestApp();
+  served = liveRoutes(t.consoleApp).filter((r) => r.url.startsWith('/api/console/'));
   staff = await t.staffOfEachRole();
   fx = await consoleFixtures(t);
   reader = await dbStateReader(t);
@@ -32,12 +48,12 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-function requestOf(id: ConsoleRouteId, sample: Sample, cookie: string | undefined): InjectOptions {
+function requestOf(id: ConsoleRouteId, sample: Sample, cookie: string | undefined, method?: string): InjectOptions {
   const route = CONSOLE_ROUTES[id];
   const url = route.path.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(sample.params?.[name] ?? ''));
   const query = new URLSearchParams(sample.query ?? {}).toString();
   return {
-    method: route.method,
+    method: (method ?? route.method) as 'GET',
     url: url + (query ? `?${query}` : ''),
     headers: cookie ? { cookie } : {},
     ...(sample.body !== undefined ? { payload: sample.body as object } : {}),
@@ -54,10 +70,17 @@ async function unchanged(fn: () => Promise<void>) {
 
 function expectStatus(res: LightMyRequestResponse, status: number, code: string | undefined, what: string) {
   expect(res.statusCode, `${what}: ${res.body}`).toBe(status);
-  if (code) expect(res.json().code, what).toBe(code);
+  if (code && res.body !== '') expect(res.json().code, what).toBe(code); // HEAD answers carry no body
 }
 
 describe('the matrix', () => {
+  it('covers every route the listener serves under /api/console, whatever its method', () => {
+    const unknown = served.filter((r) => !idOfServed(r)).map((r) => `${r.method} ${r.url}`);
+    expect(unknown, 'served routes the table does not name').toEqual([]);
+    // The automatic HEAD companions are served, so the matrix below runs them too.
+    expect(methodsOf('search').sort()).toEqual(['GET', 'HEAD']);
+  });
+
   it('covers every route of the table: each is offered (or listed as not built yet) and has a sample', () => {
     const ids = Object.keys(CONSOLE_ROUTES) as ConsoleRouteId[];
     for (const id of ids) {
@@ -73,22 +96,39 @@ describe.each(guarded.map((id) => [id] as const))('%s', (id) => {
   const entry = SAMPLES[id];
   const allowed = CONSOLE_ROUTES[id].roles as readonly StaffRole[];
 
-  it('no session, or a customer session under either cookie name: 401, nothing changes', async () => {
+  it('no session, or a customer session under either cookie name: 401 for every method served, nothing changes', async () => {
     const sample = await entry.ok(fx);
     const customer = fx.a.cookie.split('=')[1]!;
     await unchanged(async () => {
       for (const cookie of [undefined, fx.a.cookie, `portal_console_session=${customer}`]) {
-        expectStatus(await t.consoleApp.inject(requestOf(id, sample, cookie)), 401, 'UNAUTHENTICATED', `cookie ${cookie}`);
+        const refusal = await t.consoleApp.inject(requestOf(id, sample, cookie));
+        expectStatus(refusal, 401, 'UNAUTHENTICATED', `cookie ${cookie}`);
+        for (const method of methodsOf(id).filter((m) => m !== CONSOLE_ROUTES[id].method)) {
+          const res = await t.consoleApp.inject(requestOf(id, sample, cookie, method));
+          expectStatus(res, 401, 'UNAUTHENTICATED', `${method}, cookie ${cookie}`);
+          // Not even the length of the real answer: only the refusal's.
+          expect(res.headers['content-length'], `${method} length`).toBe(refusal.headers['content-length']);
+        }
       }
     });
   });
 
-  it.each(STAFF_ROLES.filter((r) => !allowed.includes(r)))('role %s: 403, nothing changes', async (role) => {
-    const sample = await entry.ok(fx);
-    await unchanged(async () => {
-      expectStatus(await t.consoleApp.inject(requestOf(id, sample, staff[role])), 403, 'FORBIDDEN', role);
-    });
-  });
+  it.each(STAFF_ROLES.filter((r) => !allowed.includes(r)))(
+    'role %s: 403 for every method served, nothing changes',
+    async (role) => {
+      const sample = await entry.ok(fx);
+      await unchanged(async () => {
+        for (const method of methodsOf(id)) {
+          expectStatus(
+            await t.consoleApp.inject(requestOf(id, sample, staff[role], method)),
+            403,
+            'FORBIDDEN',
+            `${method} ${role}`,
+          );
+        }
+      });
+    },
+  );
 
   if (entry.bad) {
     const bad = entry.bad;
@@ -105,5 +145,9 @@ describe.each(guarded.map((id) => [id] as const))('%s', (id) => {
     const res = await t.consoleApp.inject(requestOf(id, await entry.ok(fx), staff[role]));
     expect(res.statusCode, res.body).toBe(entry.status ?? 200);
     await settle(t);
+    if (methodsOf(id).includes('HEAD')) {
+      const head = await t.consoleApp.inject(requestOf(id, await entry.ok(fx), staff[role], 'HEAD'));
+      expect(head.statusCode, `HEAD: ${head.body}`).toBe(200);
+    }
   });
 });

@@ -6,7 +6,7 @@ import { NO_IDS, wellFormedKey, type FuzzIds } from './arbitraries';
 import { customerWithEverything, publishRelease, signIn, type Customer } from './customers';
 import { changedTables, dbStateReader, settle } from './db-state';
 import { ErrorBodySchema } from './harness';
-import { compareWithTable, liveRoutes } from './route-list';
+import { compareWithTable, liveRoutes, type LiveRoute } from './route-list';
 import { fillPath, routeId, routesFor, type RouteEntry, type Sample } from './routes';
 
 /**
@@ -38,9 +38,17 @@ let a: Customer;
 let b: Customer;
 let bLicenseKey: string;
 let reader: Awaited<ReturnType<typeof dbStateReader>>;
+let served: LiveRoute[];
+
+/** Every method the app serves for a route of the table (Fastify adds HEAD to every GET by itself). */
+const methodsOf = (route: RouteEntry) =>
+  served
+    .filter((l) => l.url === route.url && (l.method === route.method || (route.method === 'GET' && l.method === 'HEAD')))
+    .map((l) => l.method);
 
 beforeAll(async () => {
   t = await buildTestApp();
+  served = liveRoutes(t.app);
   a = await customerWithEverything(t, 'matrix-a@example.com');
   a.ids.download = await publishRelease(t, a.cookie);
   b = await signIn(t, 'matrix-b@example.com');
@@ -93,6 +101,15 @@ describe('the matrix', () => {
     expect(session.length).toBeGreaterThanOrEqual(15);
   });
 
+  it('covers every method the app serves for each route: its own, and HEAD beside a GET', () => {
+    // The link exchange opts out of HEAD (HEAD never redeems a link: DESIGN.md section 6).
+    const noHead = ['GET /api/auth/link/:id'];
+    for (const route of ROUTES) {
+      const expected = route.method === 'GET' && !noHead.includes(routeId(route)) ? ['GET', 'HEAD'] : [route.method];
+      expect(methodsOf(route).sort(), routeId(route)).toEqual(expected);
+    }
+  });
+
   it('lists exactly these routes as open without a session', () => {
     const open = ROUTES.filter((r) => r.access !== 'owner' && r.access !== 'session').map((r) => `${routeId(r)} [${r.access}]`);
     expect(open.sort()).toEqual(
@@ -132,6 +149,7 @@ describe('the matrix', () => {
 });
 
 describe.each(owner.map((r) => [routeId(r), r] as const))('owner route %s', (_id, route) => {
+  // The methods Fastify serves for a route; 'covers every method' below holds them to what it does.
   const methods = route.method === 'GET' ? ['GET', 'HEAD'] : [route.method];
 
   it.each(methods)(
@@ -190,9 +208,12 @@ describe('the owner', () => {
 });
 
 describe.each(session.map((r) => [routeId(r), r] as const))('session route %s', (_id, route) => {
-  it('a visitor gets 401 and changes nothing', async () => {
+  it('a visitor gets 401 for every method served and changes nothing', async () => {
     await unchanged(async () => {
-      expectError(await t.app.inject(requestOf(route, sampleOf(route, a.ids), undefined)), 401, 'UNAUTHENTICATED', 'visitor');
+      for (const method of methodsOf(route)) {
+        const res = await t.app.inject(requestOf(route, sampleOf(route, a.ids), undefined, method));
+        expectError(res, 401, 'UNAUTHENTICATED', `visitor, ${method}`);
+      }
     });
   });
   if (route.method === 'GET') {
@@ -206,11 +227,13 @@ describe.each(session.map((r) => [routeId(r), r] as const))('session route %s', 
 describe.each(ROUTES.filter((r) => r.access === 'public' || r.access === 'signature').map((r) => [routeId(r), r] as const))(
   'open route %s',
   (_id, route) => {
-    it('answers a visitor without asking for a session', async () => {
+    it('answers a visitor without asking for a session, for every method served', async () => {
       if (route.url.endsWith('*')) return; // swagger-ui's files: fuzzed in bad-input-products.test.ts
-      const res = await t.app.inject(requestOf(route, sampleOf(route, a.ids), undefined));
-      expect(res.statusCode, res.body).not.toBe(401);
-      expect(res.statusCode, res.body).toBeLessThan(500);
+      for (const method of methodsOf(route)) {
+        const res = await t.app.inject(requestOf(route, sampleOf(route, a.ids), undefined, method));
+        expect(res.statusCode, `${method}: ${res.body}`).not.toBe(401);
+        expect(res.statusCode, `${method}: ${res.body}`).toBeLessThan(500);
+      }
     });
   },
 );
