@@ -22,7 +22,7 @@ import { httpServerFactory, type FastRoute } from './plugins/http-server';
 import { registerLoadShedding, type LoadShedding } from './plugins/load-shedding';
 import { createMetrics, registerObservability, type Metrics } from './plugins/observability';
 import { registerOpenApi } from './plugins/openapi';
-import { createRateLimit, type RateLimit } from './plugins/rate-limit';
+import { createRateLimit, linkAddressLimit, type LinkAddressLimit, type RateLimit } from './plugins/rate-limit';
 import { applySecurityHeaders, contentSecurityPolicy, registerSecurity } from './plugins/security';
 import { asArray, registerBodyRules } from './plugins/request-bodies';
 import { registerSession, sessionCookie } from './plugins/session';
@@ -114,6 +114,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 
   // Each module's routes get the services and settings they use, and nothing else.
   const rateLimit = createRateLimit(limiter);
+  const limitLinkAddress = linkAddressLimit(rateLimit, config.rateLimits.linkPerAddressPerMinute);
   const { auth, sessions, users, account, licenses, billing, products } = services;
   // A validation the fast path read and handed on gets its body back (validation-fast-path.ts).
   app.addHook('onRoute', (route) => {
@@ -121,7 +122,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   await app.register(
     async (api) => {
-      await api.register(authRoutes, { config, auth, sessions, cookie, rateLimit });
+      await api.register(authRoutes, { config, auth, sessions, cookie, rateLimit, limitLinkAddress });
       await api.register(googleRoutes, { config, auth, clock, cookie, rateLimit, limiter });
       await api.register(usersRoutes, { config, users, account, cookie });
       await api.register(licensesRoutes, { config, licenses, rateLimit });
@@ -149,7 +150,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     await mailer.close();
     if (!overrides.database) await database.close();
   });
-  app.decorate('ctx', { services, mailer, validationFastPath: () => fastPath?.stats() });
+  app.decorate('ctx', { services, mailer, limitLinkAddress, validationFastPath: () => fastPath?.stats() });
   return app;
 }
 
@@ -157,6 +158,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 export type AppInternals = {
   services: Services;
   mailer: Mailer;
+  /** The per-address limit on sign-in links, on this app's limiter (Redis when configured): the console uses it too. */
+  limitLinkAddress: LinkAddressLimit;
   /** How many validations the fast path answered and handed on (undefined when it is off). */
   validationFastPath: () => { answered: number; handedOn: number } | undefined;
 };

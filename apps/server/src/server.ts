@@ -56,7 +56,13 @@ async function main() {
   const consoleApp =
     config.console.port === 0
       ? undefined
-      : await buildConsoleApp(config, { services: app.ctx.services, db: database.db, clock: systemClock, logStream: output });
+      : await buildConsoleApp(config, {
+          services: app.ctx.services,
+          limitLinkAddress: app.ctx.limitLinkAddress,
+          db: database.db,
+          clock: systemClock,
+          logStream: output,
+        });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

@@ -14,6 +14,7 @@ export async function buildConsoleTestApp(env: Record<string, string> = {}) {
   const portal = await buildTestApp(env);
   const consoleApp = await buildConsoleApp(portal.config, {
     services: portal.app.ctx.services,
+    limitLinkAddress: portal.app.ctx.limitLinkAddress,
     db: portal.db,
     clock: portal.clock,
     logger: false,

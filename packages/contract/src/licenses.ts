@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FINGERPRINT_MAX_LENGTH, HOSTNAME_MAX_LENGTH } from './constants';
-import { pageOf, isStorableText, STORABLE_TEXT_MESSAGE } from './common';
+import { isStorableText, isVisibleText, pageOf, STORABLE_TEXT_MESSAGE, VISIBLE_TEXT_MESSAGE } from './common';
 
 /** Key alphabet without look-alikes (no 0/O, 1/I/L): 31 symbols. */
 export const LICENSE_KEY_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
@@ -98,7 +98,10 @@ export const ActivateBodySchema = z.strictObject({
     .string({ error: 'The hostname must be text' })
     .trim()
     .max(HOSTNAME_MAX_LENGTH, `A hostname can be at most ${HOSTNAME_MAX_LENGTH} characters`)
+    // Shown to staff and to the customer: the visible-text rule of names (no direction overrides,
+    // zero-width or control characters that make "evil\u202egnp.exe" read as something else).
     .refine(isStorableText, STORABLE_TEXT_MESSAGE)
+    .refine(isVisibleText, VISIBLE_TEXT_MESSAGE)
     .optional(),
 });
 export type ActivateBody = z.input<typeof ActivateBodySchema>;

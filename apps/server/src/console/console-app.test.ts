@@ -109,6 +109,7 @@ describe('the console web app', () => {
     writeFileSync(path.join(dir, 'assets/app-1.js.br'), brotliCompressSync('console.log(1)'));
     const web = await buildConsoleApp(t.config, {
       services: t.portal.ctx.services,
+      limitLinkAddress: t.portal.ctx.limitLinkAddress,
       db: t.db,
       clock: t.clock,
       logger: false,

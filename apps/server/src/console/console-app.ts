@@ -9,7 +9,7 @@ import { memoryRateLimiter } from '../lib/rate-limiter';
 import { serverRoot } from '../lib/server-root';
 import { registerErrorHandling } from '../plugins/errors';
 import { createFastify } from '../plugins/fastify-base';
-import { createRateLimit } from '../plugins/rate-limit';
+import { createRateLimit, type LinkAddressLimit } from '../plugins/rate-limit';
 import { registerBodyRules } from '../plugins/request-bodies';
 import { contentSecurityPolicy, registerSecurity } from '../plugins/security';
 import { registerJsonCompression, registerWebApp, spaPageSender } from '../plugins/web-app';
@@ -40,6 +40,8 @@ export function redactConsoleUrl(url: string): string {
 export type ConsoleDeps = {
   /** The services the customer app built (`app.ctx.services`): the console calls their operations. */
   services: Services;
+  /** The portal's per-address limit on sign-in links (`app.ctx.limitLinkAddress`): one counter for both listeners. */
+  limitLinkAddress: LinkAddressLimit;
   db: Db;
   clock: Clock;
   logger?: FastifyServerOptions['logger'];
@@ -105,13 +107,14 @@ export async function buildConsoleApp(config: Config, deps: ConsoleDeps): Promis
     licenses,
     billing,
     auth: services.auth,
+    limitLinkAddress: deps.limitLinkAddress,
     sessions,
     account,
     activity: services.audit,
   });
   await app.register(actionsRoutes, { actions });
   const overview = createOverview({ db, clock, currency: config.pricing.currency });
-  await app.register(reportsRoutes, { lists: createLists({ db, clock }), overview });
+  await app.register(reportsRoutes, { db, lists: createLists({ db, clock }), overview, staff });
 
   if (webBuilt) await registerWebApp(app, dist);
 

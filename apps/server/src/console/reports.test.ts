@@ -101,6 +101,23 @@ describe('the lists', () => {
     expect((await get('/api/console/customers?format=xml')).statusCode).toBe(400);
   });
 
+  it('keeps every export out of caches and records it in the staff audit log: who, which list, how many rows, the filters', async () => {
+    const csv = await get('/api/console/invoices?format=csv&status=paid&page=1');
+    expect(csv.headers['cache-control']).toBe('no-store');
+    const rows = csv.body.trim().split('\r\n').length - 1;
+    const audit = (await get('/api/console/audit?size=5')).json().items as Array<Record<string, unknown>>;
+    expect(audit[0]).toMatchObject({
+      staffEmail: 'money@vendor.example',
+      action: 'exportInvoices',
+      subject: 'invoices.csv',
+      userId: null,
+      data: { rows, filters: { status: 'paid' } },
+    });
+    // A page read as JSON is not an export.
+    await get('/api/console/invoices?status=paid');
+    expect(((await get('/api/console/audit?size=5')).json().items as Array<{ id: string }>)[0]!.id).toBe(audit[0]!.id);
+  });
+
   it('writes CSV that spreadsheets cannot run', () => {
     expect(toCsv([{ a: '=HYPERLINK("x")', b: 'plain, "quoted"', c: -5 }], ['a', 'b', 'c'])).toBe(
       `a,b,c\r\n"'=HYPERLINK(""x"")","plain, ""quoted""",-5\r\n`,

@@ -113,6 +113,25 @@ describe('subscription actions', () => {
   });
 });
 
+describe('a revoked license', () => {
+  it('cannot be extended: 409 with a clear message, its expiry and the logs unchanged', async () => {
+    const key = await fx.license();
+    await t.app.ctx.services.licenses.revoke(t.db, key, 'vendor');
+    const licenseOf = async () =>
+      (await t.consoleApp.inject({ method: 'GET', url: `/api/console/customers/${fx.userId}`, headers: { cookie: owner } }))
+        .json()
+        .licenses.find((l: { licenseKey: string }) => l.licenseKey === key);
+    const before = await licenseOf();
+    expect(before).toMatchObject({ licenseKey: key, expiresAt: expect.any(String) });
+    const audit = (await staffAudit()).length;
+    const res = await act(`/api/console/licenses/${key}/extend`, { ...why('Goodwill'), days: 30 });
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.json()).toMatchObject({ code: 'CONFLICT', message: 'This license was revoked; it cannot be extended' });
+    expect(await licenseOf()).toEqual(before);
+    expect((await staffAudit()).length).toBe(audit);
+  });
+});
+
 describe('account actions', () => {
   it("e-mails the customer a sign-in link and ends all of the customer's sessions", async () => {
     const email = 'sessions-victim@example.com';

@@ -1,5 +1,5 @@
 import type { ActionResult } from '@portal/contract';
-import type { Db, Tx } from '../db/client';
+import type { Db, Tx, WithinTx } from '../db/client';
 import type { Clock } from '../lib/clock';
 import { notFound } from '../lib/errors';
 import { STAFF_ACTOR } from '../modules/audit/audit-events';
@@ -24,6 +24,8 @@ export type StaffActionsDeps = {
   licenses: Pick<LicenseService, 'setSuspended' | 'extendBy' | 'releaseNode' | 'issue'>;
   billing: Pick<BillingService, 'cancel' | 'reactivate' | 'cancelNow' | 'refundInvoice' | 'creditInvoice'>;
   auth: Pick<AuthService, 'requestLink'>;
+  /** The portal's per-address limit on sign-in links (the same counter as the portal's link requests). */
+  limitLinkAddress: (email: string) => Promise<void>;
   sessions: Pick<SessionService, 'endAllForUser'>;
   account: Pick<AccountService, 'deleteByStaff'>;
   /** The customer's own activity log, for the actions no domain operation records there. */
@@ -38,8 +40,8 @@ const done = (message: string): ActionResult => ({ ok: true, message });
 /**
  * What staff do to a customer's account, each through the owning domain's own operation (its rules,
  * its transaction, its activity entry, which reads "by the vendor's staff"), and each written to
- * the staff audit log with who and why: in the domain's transaction where the operation takes
- * one, else right after it succeeded.
+ * the staff audit log with who and why in that same transaction: the action and its audit row
+ * commit together, or neither does.
  */
 export function createStaffActions(deps: StaffActionsDeps) {
   const { db, clock, staff } = deps;
@@ -61,6 +63,11 @@ export function createStaffActions(deps: StaffActionsDeps) {
   }
   const audit = (tx: Tx, why: Why, action: string, userId: string | null, subject: string, data?: Record<string, unknown>) =>
     staff.record(tx, why.actor, { action, reason: why.reason, userId, subject, data });
+  /** The audit row as the operation's own last write (`WithinTx`). */
+  const audited =
+    (why: Why, action: string, userId: string | null, subject: string, data?: Record<string, unknown>): WithinTx =>
+    (tx) =>
+      audit(tx, why, action, userId, subject, data);
 
   return {
     async suspendLicense(why: Why, key: string) {
@@ -90,8 +97,13 @@ export function createStaffActions(deps: StaffActionsDeps) {
 
     async releaseNode(why: Why, key: string, nodeId: string) {
       const userId = await licenseOwner(key);
-      await deps.licenses.releaseNode(userId, key, nodeId, STAFF_ACTOR);
-      await audit(db, why, 'releaseNode', userId, nodeId, { licenseKey: key });
+      await deps.licenses.releaseNode(
+        userId,
+        key,
+        nodeId,
+        STAFF_ACTOR,
+        audited(why, 'releaseNode', userId, nodeId, { licenseKey: key }),
+      );
       return done('The node was released');
     },
 
@@ -108,8 +120,8 @@ export function createStaffActions(deps: StaffActionsDeps) {
 
     async sendSignInLink(why: Why, userId: string) {
       const user = await customer(userId);
-      await deps.auth.requestLink(user.email, undefined);
-      await db.transaction(async (tx) => {
+      await deps.limitLinkAddress(user.email);
+      await deps.auth.requestLink(user.email, undefined, async (tx) => {
         await deps.activity.record(tx, { type: 'sign_in_link_sent', userId, actor: STAFF_ACTOR });
         await audit(tx, why, 'sendSignInLink', userId, user.id);
       });
@@ -128,44 +140,52 @@ export function createStaffActions(deps: StaffActionsDeps) {
 
     async cancelAtPeriodEnd(why: Why, subscriptionId: string) {
       const user = await subscriptionOwner(subscriptionId);
-      const sub = await deps.billing.cancel(user, subscriptionId, STAFF_ACTOR);
-      await audit(db, why, 'cancelAtPeriodEnd', user.id, subscriptionId);
+      const sub = await deps.billing.cancel(
+        user,
+        subscriptionId,
+        STAFF_ACTOR,
+        audited(why, 'cancelAtPeriodEnd', user.id, subscriptionId),
+      );
       return done(`The subscription ends on ${sub.currentPeriodEnd.slice(0, 10)}`);
     },
 
     async reactivateSubscription(why: Why, subscriptionId: string) {
       const user = await subscriptionOwner(subscriptionId);
-      await deps.billing.reactivate(user, subscriptionId, STAFF_ACTOR);
-      await audit(db, why, 'reactivateSubscription', user.id, subscriptionId);
+      await deps.billing.reactivate(
+        user,
+        subscriptionId,
+        STAFF_ACTOR,
+        audited(why, 'reactivateSubscription', user.id, subscriptionId),
+      );
       return done('The subscription renews again');
     },
 
     async cancelNow(why: Why, subscriptionId: string) {
       const user = await subscriptionOwner(subscriptionId);
-      await deps.billing.cancelNow(user, subscriptionId, STAFF_ACTOR);
-      await audit(db, why, 'cancelNow', user.id, subscriptionId);
+      await deps.billing.cancelNow(user, subscriptionId, STAFF_ACTOR, audited(why, 'cancelNow', user.id, subscriptionId));
       return done('The subscription has ended');
     },
 
     /** Money back to the card that paid the invoice (local engine or Stripe): all that is left unless `amount`. */
     async refundInvoice(why: Why, invoiceId: string, amount: number | undefined) {
-      const r = await deps.billing.refundInvoice(invoiceId, amount, STAFF_ACTOR);
-      await audit(db, why, 'refundInvoice', r.userId, invoiceId, { number: r.number, amount: r.amount, currency: r.currency });
+      const r = await deps.billing.refundInvoice(invoiceId, amount, STAFF_ACTOR, (tx, g) =>
+        audit(tx, why, 'refundInvoice', g.userId, invoiceId, { number: g.number, amount: g.amount, currency: g.currency }),
+      );
       const left = r.left > 0 ? `; ${formatMoney(r.left, r.currency)} of it can still be refunded` : '';
       return done(`Refunded ${formatMoney(r.amount, r.currency)} of invoice ${r.number}${left}`);
     },
 
     /** Part of a paid invoice to the customer's balance, taken off their next payments: all that is left unless `amount`. */
     async creditInvoice(why: Why, invoiceId: string, amount: number | undefined) {
-      const r = await deps.billing.creditInvoice(invoiceId, amount, STAFF_ACTOR);
-      await audit(db, why, 'creditInvoice', r.userId, invoiceId, { number: r.number, amount: r.amount, currency: r.currency });
+      const r = await deps.billing.creditInvoice(invoiceId, amount, STAFF_ACTOR, (tx, g) =>
+        audit(tx, why, 'creditInvoice', g.userId, invoiceId, { number: g.number, amount: g.amount, currency: g.currency }),
+      );
       return done(`Credited ${formatMoney(r.amount, r.currency)} of invoice ${r.number} to the customer's balance`);
     },
 
     /** The customer's own deletion (account.service); the audit row keeps the id, not the person. */
     async deleteCustomer(why: Why, userId: string) {
-      await deps.account.deleteByStaff(userId);
-      await audit(db, why, 'deleteCustomer', null, userId);
+      await deps.account.deleteByStaff(userId, audited(why, 'deleteCustomer', null, userId));
       return done('The customer was deleted and their personal data erased');
     },
   };

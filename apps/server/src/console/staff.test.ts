@@ -79,6 +79,7 @@ describe('CONSOLE_BOOTSTRAP_EMAIL', () => {
     const config = { ...t.config, console: { ...t.config.console, bootstrapEmail: 'late@vendor.example' } };
     const other = await buildConsoleApp(config, {
       services: t.portal.ctx.services,
+      limitLinkAddress: t.portal.ctx.limitLinkAddress,
       db: t.db,
       clock: t.clock,
       logger: false,

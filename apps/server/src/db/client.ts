@@ -19,6 +19,11 @@ export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 /** A transaction or the database itself: repositories accept either. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0] | Db;
+/**
+ * The caller's own writes that belong to an operation (the staff audit row of a console action):
+ * the operation runs them inside its transaction, after its own writes, so both commit or neither.
+ */
+export type WithinTx = (tx: Tx) => Promise<void>;
 
 /**
  * The extensions every PGlite of this schema loads (the migrations create them): whoever makes a

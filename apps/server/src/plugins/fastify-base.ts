@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from '../config';
-import { applySecurityHeaders } from './security';
+import { applyApiCaching, applySecurityHeaders } from './security';
 
 export type FastifyBaseOptions = {
   config: Config;
@@ -47,8 +47,9 @@ export function createFastify(o: FastifyBaseOptions): FastifyInstance {
     // Ids of the contract are up to 255 characters: let them reach validation (and its 400).
     routerOptions: { maxParamLength: 512 },
     // Router errors (a too-long or badly encoded path) answer in the portal's error shape too.
-    frameworkErrors: (err, _req, reply) => {
+    frameworkErrors: (err, req, reply) => {
       applySecurityHeaders(reply as FastifyReply, headers);
+      applyApiCaching(req, reply as FastifyReply);
       void (reply as FastifyReply)
         .status(err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400)
         .send({ message: 'This address is not valid', code: 'BAD_REQUEST' });

@@ -20,4 +20,14 @@ export function createRateLimit(limiter: RateLimiter) {
 }
 export type RateLimit = ReturnType<typeof createRateLimit>;
 
+/**
+ * The per-address limit on sign-in links (RATE_LIMIT_LINK_PER_ADDRESS a minute), one counter for
+ * an address whoever asks: the visitor on the login page, or the vendor's staff resending a link.
+ */
+export function linkAddressLimit(rateLimit: RateLimit, perMinute: number) {
+  return (email: string) =>
+    rateLimit(`auth:address:${email}`, perMinute, 'Too many sign-in links were requested for this address.');
+}
+export type LinkAddressLimit = ReturnType<typeof linkAddressLimit>;
+
 export const clientKey = (req: FastifyRequest) => req.ip;

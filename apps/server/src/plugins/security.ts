@@ -51,10 +51,19 @@ export function registerSecurity(app: FastifyInstance, opts: { publicUrl: string
 
   app.addHook('onSend', async (req, reply, payload) => {
     applySecurityHeaders(reply, opts);
-    const type = String(reply.getHeader('content-type') ?? '');
-    if (req.url.startsWith('/api/') && type.startsWith('application/json')) reply.header('cache-control', 'no-store');
+    applyApiCaching(req, reply);
     return payload;
   });
+}
+
+/**
+ * No answer of the API is kept by a browser or a proxy, whatever its type (a CSV export or an
+ * invoice page holds a customer's data as much as JSON does): `no-store`, unless the route already
+ * chose a stricter form of it (`private, no-store`).
+ */
+export function applyApiCaching(req: { url: string }, reply: FastifyReply) {
+  if (!req.url.startsWith('/api/')) return;
+  if (!String(reply.getHeader('cache-control') ?? '').includes('no-store')) reply.header('cache-control', 'no-store');
 }
 
 /** The headers every answer carries; also called for router errors, which skip the hooks. */

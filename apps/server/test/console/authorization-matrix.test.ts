@@ -144,6 +144,7 @@ describe.each(guarded.map((id) => [id] as const))('%s', (id) => {
   it.each([...allowed])('role %s gets through', async (role) => {
     const res = await t.consoleApp.inject(requestOf(id, await entry.ok(fx), staff[role]));
     expect(res.statusCode, res.body).toBe(entry.status ?? 200);
+    expect(res.headers['cache-control'], 'every API answer, whatever its type').toBe('no-store');
     await settle(t);
     if (methodsOf(id).includes('HEAD')) {
       const head = await t.consoleApp.inject(requestOf(id, await entry.ok(fx), staff[role], 'HEAD'));

@@ -263,6 +263,7 @@ describe('Stripe', () => {
     const { t } = stripe;
     consoleApp = await buildConsoleApp(t.config, {
       services: t.app.ctx.services,
+      limitLinkAddress: t.app.ctx.limitLinkAddress,
       db: t.db,
       clock: t.clock,
       logger: false,

@@ -71,3 +71,48 @@ describe('names: invisible formatting characters', () => {
     expect(await stored()).toMatchObject({ fname, lname });
   });
 });
+
+describe('node hostnames (shown to staff in the console and to the customer): invisible formatting characters', () => {
+  let licenseKey: string;
+  beforeAll(async () => {
+    const issued = await t.app.ctx.services.licenses.issueForEmail({
+      email: 'names@example.com',
+      maxNodes: 50,
+      expiresAt: new Date(t.clock.now().getTime() + 30 * 86_400_000),
+      actor: 'test',
+    });
+    licenseKey = issued.key;
+  });
+  const nodesOf = async () => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/licenses/${licenseKey}/nodes`, headers: { cookie } });
+    return res.json().items as Array<{ fingerprint: string; hostname: string | null }>;
+  };
+
+  it.each(INVISIBLE)('refuses a hostname with %s (400, no node activated)', async (_what, value) => {
+    const before = await nodesOf();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/licenses/${licenseKey}/activate`,
+      payload: { fingerprint: 'fp-hygiene', hostname: `evil${value}.exe` },
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED', message: VISIBLE_TEXT_MESSAGE });
+    expect(res.json().issues[0].path).toEqual(['hostname']);
+    expect(await nodesOf()).toEqual(before);
+  });
+
+  it('accepts an ordinary and an internationalised hostname', async () => {
+    for (const [fingerprint, hostname] of [
+      ['fp-plain', 'pve-node-01.example.com'],
+      ['fp-idn', 'узел-1.пример.рф'],
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/licenses/${licenseKey}/activate`,
+        payload: { fingerprint, hostname },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    expect((await nodesOf()).map((n) => n.hostname).sort()).toEqual(['pve-node-01.example.com', 'узел-1.пример.рф']);
+  });
+});

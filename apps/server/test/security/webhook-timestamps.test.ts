@@ -21,7 +21,7 @@ afterAll(() => stripe.close());
 const eventCount = async () => (await t.db.select({ n: count() }).from(webhookEvents))[0]!.n;
 const nowSeconds = () => Math.floor(t.clock.now().getTime() / 1000);
 
-function post(id: string, timestamp: number) {
+function post(id: string, timestamp: number, header: (signature: string) => string = (s) => s) {
   const payload = JSON.stringify({
     id,
     object: 'event',
@@ -33,7 +33,7 @@ function post(id: string, timestamp: number) {
   return t.app.inject({
     method: 'POST',
     url: '/api/billing/webhook',
-    headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+    headers: { 'content-type': 'application/json', 'stripe-signature': header(signature) },
     payload,
   });
 }
@@ -48,6 +48,18 @@ describe('POST /api/billing/webhook: signed timestamps', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
       message: 'The webhook is from the future: its signed timestamp is more than five minutes ahead of our clock.',
+      code: 'BAD_REQUEST',
+    });
+    expect(await eventCount()).toBe(before);
+  });
+
+  it('refuses a header with more than one timestamp (400, nothing recorded): ours read the first, Stripe’s library the last', async () => {
+    const before = await eventCount();
+    // An event signed an hour ahead, with a current `t=` put in front of its own.
+    const res = await post('evt_two_timestamps', nowSeconds() + 3600, (s) => `t=${nowSeconds()},${s}`);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toEqual({
+      message: 'The Stripe-Signature header must carry exactly one timestamp (t=).',
       code: 'BAD_REQUEST',
     });
     expect(await eventCount()).toBe(before);

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -13,28 +13,19 @@ import {
   ListSubscriptionsQuerySchema,
   OverviewSchema,
 } from '@portal/contract';
+import type { Db } from '../../db/client';
 import { toCsv } from '../csv';
 import type { Lists } from '../lists';
 import type { createOverview } from '../overview';
 import { at, guardedResponses } from '../staff-guard';
+import type { StaffService } from '../staff.service';
 
-export type ReportsRoutesDeps = { lists: Lists; overview: ReturnType<typeof createOverview> };
-
-/** Answers the page as JSON, or every row as a CSV download for `?format=csv`. */
-function pageOrCsv<T extends Record<string, unknown>, P extends { items: T[] }>(
-  reply: FastifyReply,
-  format: string | undefined,
-  name: string,
-  result: P,
-  columns: ReadonlyArray<keyof T & string>,
-) {
-  if (format !== 'csv') return result;
-  return reply
-    .type('text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${name}.csv"`)
-    .serializer((p: unknown) => p as string)
-    .send(toCsv(result.items, columns));
-}
+export type ReportsRoutesDeps = {
+  db: Db;
+  lists: Lists;
+  overview: ReturnType<typeof createOverview>;
+  staff: Pick<StaffService, 'record'>;
+};
 
 /** The columns of each list's CSV download, in order. */
 const CSV_COLUMNS = {
@@ -56,6 +47,14 @@ const CSV_COLUMNS = {
   invoices: ['number', 'email', 'status', 'amountDue', 'amountPaid', 'currency', 'created', 'subscriptionId', 'userId', 'id'],
 } as const;
 
+type ListName = keyof typeof CSV_COLUMNS;
+const EXPORT_ACTION = {
+  customers: 'exportCustomers',
+  subscriptions: 'exportSubscriptions',
+  licenses: 'exportLicenses',
+  invoices: 'exportInvoices',
+} as const satisfies Record<ListName, string>;
+
 const listAnswer = <S extends z.ZodType>(page: S) => ({
   200: z.union([page, z.string()]),
   400: ErrorSchema,
@@ -63,8 +62,35 @@ const listAnswer = <S extends z.ZodType>(page: S) => ({
 });
 
 /** The overview and the lists of customers, subscriptions, licenses and invoices. */
-export async function reportsRoutes(app: FastifyInstance, { lists, overview }: ReportsRoutesDeps) {
+export async function reportsRoutes(app: FastifyInstance, { db, lists, overview, staff }: ReportsRoutesDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+
+  /**
+   * Answers the page as JSON, or every row as a CSV download for `?format=csv`. An export takes a
+   * customer list out of the console: the staff audit log records who took which rows, with the
+   * filters, before a byte is sent (no audit row, no export).
+   */
+  async function pageOrCsv<T extends Record<string, unknown>, P extends { items: T[] }>(
+    req: FastifyRequest<{ Querystring: { format?: string | undefined } }>,
+    reply: FastifyReply,
+    name: ListName,
+    result: P,
+  ) {
+    if (req.query.format !== 'csv') return result;
+    const { format: _format, page: _page, size: _size, ...filters } = req.query as Record<string, unknown>;
+    await staff.record(db, req.staffActor, {
+      action: EXPORT_ACTION[name],
+      reason: '',
+      subject: `${name}.csv`,
+      data: { rows: result.items.length, filters },
+    });
+    const columns = CSV_COLUMNS[name] as ReadonlyArray<keyof T & string>;
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${name}.csv"`)
+      .serializer((p: unknown) => p as string)
+      .send(toCsv(result.items, columns));
+  }
 
   r.route({
     ...at('getOverview'),
@@ -79,8 +105,7 @@ export async function reportsRoutes(app: FastifyInstance, { lists, overview }: R
   r.route({
     ...at('listCustomers'),
     schema: { summary: 'Customers', querystring: ListCustomersQuerySchema, response: listAnswer(ConsoleCustomerPageSchema) },
-    handler: async (req, reply) =>
-      pageOrCsv(reply, req.query.format, 'customers', await lists.listCustomers(req.query), CSV_COLUMNS.customers),
+    handler: async (req, reply) => pageOrCsv(req, reply, 'customers', await lists.listCustomers(req.query)),
   });
 
   r.route({
@@ -90,15 +115,13 @@ export async function reportsRoutes(app: FastifyInstance, { lists, overview }: R
       querystring: ListSubscriptionsQuerySchema,
       response: listAnswer(ConsoleSubscriptionPageSchema),
     },
-    handler: async (req, reply) =>
-      pageOrCsv(reply, req.query.format, 'subscriptions', await lists.listSubscriptions(req.query), CSV_COLUMNS.subscriptions),
+    handler: async (req, reply) => pageOrCsv(req, reply, 'subscriptions', await lists.listSubscriptions(req.query)),
   });
 
   r.route({
     ...at('listLicenses'),
     schema: { summary: 'Licenses', querystring: ListLicensesQuerySchema, response: listAnswer(ConsoleLicensePageSchema) },
-    handler: async (req, reply) =>
-      pageOrCsv(reply, req.query.format, 'licenses', await lists.listLicenses(req.query), CSV_COLUMNS.licenses),
+    handler: async (req, reply) => pageOrCsv(req, reply, 'licenses', await lists.listLicenses(req.query)),
   });
 
   r.route({
@@ -108,7 +131,6 @@ export async function reportsRoutes(app: FastifyInstance, { lists, overview }: R
       querystring: ListInvoicesQuerySchema,
       response: listAnswer(ConsoleInvoicePageSchema),
     },
-    handler: async (req, reply) =>
-      pageOrCsv(reply, req.query.format, 'invoices', await lists.listInvoices(req.query), CSV_COLUMNS.invoices),
+    handler: async (req, reply) => pageOrCsv(req, reply, 'invoices', await lists.listInvoices(req.query)),
   });
 }

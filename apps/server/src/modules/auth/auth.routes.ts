@@ -14,7 +14,7 @@ import {
 } from '@portal/contract';
 import type { Config } from '../../config';
 import { AppError } from '../../lib/errors';
-import { clientKey, type RateLimit } from '../../plugins/rate-limit';
+import { clientKey, type LinkAddressLimit, type RateLimit } from '../../plugins/rate-limit';
 import { signInRequired, type SessionCookie } from '../../plugins/session';
 import type { AuthService } from './auth.service';
 import type { SessionService } from './sessions';
@@ -26,6 +26,7 @@ export type AuthRoutesDeps = {
   sessions: Pick<SessionService, 'destroy'>;
   cookie: SessionCookie;
   rateLimit: RateLimit;
+  limitLinkAddress: LinkAddressLimit;
 };
 
 /**
@@ -42,7 +43,10 @@ function refuseUnlessOwnPage(req: FastifyRequest) {
   }
 }
 
-export async function authRoutes(app: FastifyInstance, { config, auth, sessions, cookie, rateLimit }: AuthRoutesDeps) {
+export async function authRoutes(
+  app: FastifyInstance,
+  { config, auth, sessions, cookie, rateLimit, limitLinkAddress }: AuthRoutesDeps,
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const limitClient = (req: FastifyRequest) => rateLimit(`auth:client:${clientKey(req)}`, config.rateLimits.authPerMinute);
 
@@ -69,11 +73,7 @@ export async function authRoutes(app: FastifyInstance, { config, auth, sessions,
     },
     async (req, reply) => {
       await limitClient(req);
-      await rateLimit(
-        `auth:address:${req.body.email}`,
-        config.rateLimits.linkPerAddressPerMinute,
-        'Too many sign-in links were requested for this address.',
-      );
+      await limitLinkAddress(req.body.email);
       await auth.requestLink(req.body.email, req.body.to);
       return reply.status(202).send({ sent: true as const });
     },

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { DEFAULT_LANDING, LOGIN_LINK_TTL_MINUTES } from '@portal/contract';
-import type { Db, Tx } from '../../db/client';
+import type { Db, Tx, WithinTx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { randomSecret, sha256 } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
@@ -29,7 +29,8 @@ export type AuthDeps = {
 export function createAuthService(deps: AuthDeps) {
   const { db, clock } = deps;
 
-  async function requestLink(email: string, to: string | undefined) {
+  /** E-mails a sign-in link; `within` adds the caller's writes (the console's audit row) to its transaction. */
+  async function requestLink(email: string, to: string | undefined, within?: WithinTx) {
     const secret = randomSecret();
     const now = clock.now();
     const url = new URL('/login', deps.publicUrl);
@@ -50,6 +51,7 @@ export function createAuthService(deps: AuthDeps) {
         ...signInEmail({ url: url.toString(), minutes: LOGIN_LINK_TTL_MINUTES }),
         logHint: `Sign-in link for ${email}: ${url.toString()}`,
       });
+      await within?.(tx);
     });
     void deps.outbox.kick();
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, notFound } from '../../lib/errors';
 import type { RefundableInvoice } from '../../providers/billing/gateway';
+import type { WithinTx } from '../../db/client';
 import type { BillingContext } from './billing-context';
 import { formatMoney } from './billing-documents';
 import { billingRepository as repo } from './billing.repository';
@@ -10,6 +11,9 @@ export type GiveBack = 'refund' | 'credit';
 export type GivenBack = { userId: string; number: string; amount: number; currency: string; left: number };
 
 const WORD = { refund: 'refunded', credit: 'credited' } as const;
+
+/** The caller's writes that belong to a refund or credit (the staff audit row), in its transaction. */
+type GiveBackWithin = (tx: Parameters<WithinTx>[0], given: GivenBack) => Promise<void>;
 
 /**
  * How much of an invoice may go back now: what was paid minus what was refunded or credited
@@ -44,7 +48,13 @@ export function createRefunds(ctx: BillingContext) {
    * whoever's it is; `actor` is who the customer's activity names. Unknown or no longer a
    * customer's: 404; nothing (more) to give back: 409.
    */
-  async function giveBack(kind: GiveBack, invoiceId: string, amount: number | undefined, actor: string): Promise<GivenBack> {
+  async function giveBack(
+    kind: GiveBack,
+    invoiceId: string,
+    amount: number | undefined,
+    actor: string,
+    within?: GiveBackWithin,
+  ): Promise<GivenBack> {
     const opId = randomUUID();
     return db.transaction(async (tx) => {
       for (const gateway of ctx.gateways) {
@@ -70,14 +80,18 @@ export function createRefunds(ctx: BillingContext) {
           currency: made.currency,
           inFull: left <= 0,
         });
-        return { userId, number: inv.number, amount: made.amount, currency: made.currency, left };
+        const given = { userId, number: inv.number, amount: made.amount, currency: made.currency, left };
+        await within?.(tx, given);
+        return given;
       }
       throw notFound('The invoice');
     });
   }
 
   return {
-    refundInvoice: (invoiceId: string, amount: number | undefined, actor: string) => giveBack('refund', invoiceId, amount, actor),
-    creditInvoice: (invoiceId: string, amount: number | undefined, actor: string) => giveBack('credit', invoiceId, amount, actor),
+    refundInvoice: (invoiceId: string, amount: number | undefined, actor: string, within?: GiveBackWithin) =>
+      giveBack('refund', invoiceId, amount, actor, within),
+    creditInvoice: (invoiceId: string, amount: number | undefined, actor: string, within?: GiveBackWithin) =>
+      giveBack('credit', invoiceId, amount, actor, within),
   };
 }

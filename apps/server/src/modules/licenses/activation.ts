@@ -1,5 +1,5 @@
 import type { ActivateResponse } from '@portal/contract';
-import type { Db } from '../../db/client';
+import type { Db, WithinTx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import type { AuditService } from '../audit/audit.service';
@@ -68,7 +68,7 @@ export function createActivation(deps: ActivationDeps) {
   }
 
   /** Frees the slot of a retired machine; the owner's call only. */
-  async function releaseNode(userId: string, key: string, nodeId: string, actor: string): Promise<void> {
+  async function releaseNode(userId: string, key: string, nodeId: string, actor: string, within?: WithinTx): Promise<void> {
     await db.transaction(async (tx) => {
       // The license's row lock before the node's, in activation's order, so the two cannot deadlock.
       const license = await repo.lockOwned(tx, userId, key);
@@ -78,6 +78,7 @@ export function createActivation(deps: ActivationDeps) {
       if (!node) throw new AppError('NOT_FOUND', 'This node was not found on this license');
       await repo.addActiveNodes(tx, license.id, -1);
       await audit.record(tx, { type: 'node_released', userId, actor, license: { id: license.id, key }, node });
+      await within?.(tx);
     });
     lastSeen.forget(nodeId);
   }

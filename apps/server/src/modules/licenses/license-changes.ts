@@ -160,6 +160,11 @@ export function createLicenseChanges(deps: LicenseChangesDeps) {
     return license;
   }
 
+  /** A revoked license (account deletion, the CLI) stays revoked: no vendor change applies to it. */
+  function refuseRevoked(license: LicenseRow, what: string) {
+    if (license.revokedAt) throw new AppError('CONFLICT', `This license was revoked; it cannot be ${what}`);
+  }
+
   /**
    * Suspends (validation answers SUSPENDED, no activation) or resumes a license (the vendor's
    * console). A revoked license (account deletion, the CLI) stays revoked; a change to the state it
@@ -167,7 +172,7 @@ export function createLicenseChanges(deps: LicenseChangesDeps) {
    */
   async function setSuspended(tx: Tx, key: string, suspended: boolean, actor: string): Promise<LicenseRow> {
     const license = await lockForVendor(tx, key);
-    if (license.revokedAt) throw new AppError('CONFLICT', 'This license was revoked; it cannot be suspended or resumed');
+    refuseRevoked(license, 'suspended or resumed');
     if ((license.status === 'suspended') === suspended) {
       throw new AppError('CONFLICT', suspended ? 'This license is already suspended' : 'This license is not suspended');
     }
@@ -186,6 +191,8 @@ export function createLicenseChanges(deps: LicenseChangesDeps) {
   async function extendBy(tx: Tx, key: string, days: number, actor: string): Promise<LicenseRow> {
     if (!Number.isInteger(days) || days < 1) throw new AppError('VALIDATION_FAILED', 'Extend by at least 1 day');
     const license = await lockForVendor(tx, key);
+    // Its date means nothing any more: validation answers it as revoked whatever the expiry.
+    refuseRevoked(license, 'extended');
     const now = clock.now();
     const from = Math.max(license.expiresAt.getTime(), now.getTime());
     const expiresAt = new Date(from + days * 86_400_000);

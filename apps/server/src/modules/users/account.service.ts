@@ -1,5 +1,6 @@
 import { RECENT_SIGN_IN_MINUTES, type AccountExport, type AuditEvent, type Page } from '@portal/contract';
 import { AppError, notFound } from '../../lib/errors';
+import type { WithinTx } from '../../db/client';
 import type { ServiceDeps } from '../../services';
 import type { AuditService } from '../audit/audit.service';
 import type { BillingService } from '../billing/billing.service';
@@ -89,11 +90,11 @@ export function createAccountService(deps: AccountServiceDeps) {
    * The same deletion, asked for by the customer through the vendor's staff (the console): no
    * recent sign-in of the customer's to check; an unknown or already deleted account is a 404.
    */
-  async function deleteByStaff(userId: string): Promise<void> {
-    await erase(userId, () => notFound('The customer'));
+  async function deleteByStaff(userId: string, within?: WithinTx): Promise<void> {
+    await erase(userId, () => notFound('The customer'), within);
   }
 
-  async function erase(userId: string, missing: () => AppError): Promise<void> {
+  async function erase(userId: string, missing: () => AppError, within?: WithinTx): Promise<void> {
     const now = clock.now();
     await db.transaction(async (tx) => {
       const user = await deps.users.lockForErasure(tx, userId);
@@ -113,6 +114,7 @@ export function createAccountService(deps: AccountServiceDeps) {
         template: 'account-deleted',
         data: { deletedAt: now.toISOString() },
       });
+      await within?.(tx);
     });
     void deps.outbox.kick();
     deps.log.info({ userId }, 'account deleted');

@@ -14,6 +14,11 @@ export function verifyStripeEvent(
   signature: string | undefined,
 ): Stripe.Event {
   if (!signature) throw new AppError('BAD_REQUEST', 'The Stripe-Signature header is missing.');
+  // Stripe's library verifies against the last `t=` of the header; our future check below reads
+  // one too. With two, a current `t=` put in front of an event signed far ahead would pass both.
+  if (timestampsOf(signature).length !== 1) {
+    throw new AppError('BAD_REQUEST', 'The Stripe-Signature header must carry exactly one timestamp (t=).');
+  }
   let event: Stripe.Event;
   try {
     event = stripe.webhooks.constructEvent(raw, signature, webhookSecret, WEBHOOK_TOLERANCE_SECONDS, undefined, now.getTime());
@@ -28,7 +33,7 @@ export function verifyStripeEvent(
   }
   // Stripe's library checks only the past side of the tolerance: a correctly signed event
   // dated ahead of our clock would stay replayable until long after it was sent.
-  if (signedAt(signature) * 1000 - now.getTime() > WEBHOOK_TOLERANCE_SECONDS * 1000) {
+  if (Number.parseInt(timestampsOf(signature)[0]!, 10) * 1000 - now.getTime() > WEBHOOK_TOLERANCE_SECONDS * 1000) {
     throw new AppError(
       'BAD_REQUEST',
       'The webhook is from the future: its signed timestamp is more than five minutes ahead of our clock.',
@@ -41,10 +46,12 @@ export function verifyStripeEvent(
   return event;
 }
 
-/** The `t=` of a Stripe-Signature header (seconds), as Stripe's library reads it; NaN when absent. */
-function signedAt(header: string): number {
-  const item = header.split(',').find((part) => part.split('=')[0] === 't');
-  return item ? Number.parseInt(item.slice(2), 10) : Number.NaN;
+/** The values of every `t=` item of a Stripe-Signature header (seconds), split as Stripe's library splits it. */
+function timestampsOf(header: string): string[] {
+  return header
+    .split(',')
+    .filter((part) => part.split('=')[0] === 't')
+    .map((part) => part.slice(2));
 }
 
 const StripeEventShapeSchema = z.object({
