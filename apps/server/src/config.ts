@@ -91,6 +91,19 @@ const EnvSchema = z.object({
     .default('usd')
     .transform((v) => v.toLowerCase()),
   PREMIUM_SUPPORT_MIN_NODES: int(10, 1),
+  /** Days a failed renewal keeps the license valid while the payment is retried (ADR 049). */
+  PAYMENT_GRACE_DAYS: int(14, 0, 90),
+  /** The built-in engine's retries of a failed renewal: days after the failure, ascending. */
+  PAYMENT_RETRY_DAYS: optionalString.transform((v, ctx) => {
+    if (v === undefined) return [1, 3, 5, 7];
+    const days = v.split(',').map((d) => Number(d.trim()));
+    const ok = days.every((d, i) => Number.isInteger(d) && d >= 1 && d <= 90 && (i === 0 || d > days[i - 1]!));
+    if (!ok) {
+      ctx.addIssue({ code: 'custom', message: 'must be whole numbers of days from 1 to 90, ascending, for example 1,3,5,7' });
+      return z.NEVER;
+    }
+    return days;
+  }),
   DOWNLOAD_URL_TTL_SECONDS: int(3600, 60, 7 * 24 * 3600),
   RELEASES_DIR: optionalString,
   DOWNLOAD_SECRET: optionalString.refine(
@@ -224,6 +237,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       monthUnitAmount: e.PRICE_MONTH,
       yearUnitAmount: e.PRICE_YEAR,
     },
+    payments: { graceDays: e.PAYMENT_GRACE_DAYS, retryDays: e.PAYMENT_RETRY_DAYS },
     downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS,
     releases: {
       dir: path.resolve(e.RELEASES_DIR ?? path.join(dataDir, 'downloads')),

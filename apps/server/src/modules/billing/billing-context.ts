@@ -12,16 +12,22 @@ import type { EmailJob } from '../email/email-job';
 import type { LicenseService } from '../licenses/licenses.service';
 import type { OutboxService } from '../outbox/outbox.service';
 import { billingRepository as repo, type CustomerRow, type SubscriptionRow } from './billing.repository';
-import { describe, licenseEffects } from './lifecycle';
+import { describe } from './lifecycle';
+import { createTransition, type LicenseEffect } from './transition';
 
 /** What billing needs from the licenses domain; every writing call joins billing's transaction. */
 export type BillingLicenses = Pick<
   LicenseService,
-  'issue' | 'resizeForSubscription' | 'extendForSubscription' | 'expireForSubscription' | 'keysBySubscription'
+  | 'issue'
+  | 'resizeForSubscription'
+  | 'refuseShrinkBelowNodes'
+  | 'extendForSubscription'
+  | 'expireForSubscription'
+  | 'keysBySubscription'
 >;
 
 export type BillingDeps = {
-  config: Pick<Config, 'publicUrl' | 'pricing' | 'stripe'>;
+  config: Pick<Config, 'publicUrl' | 'pricing' | 'stripe' | 'payments'>;
   db: Db;
   clock: Clock;
   log: FastifyBaseLogger;
@@ -148,37 +154,42 @@ export function createBillingContext(deps: BillingDeps) {
     return c && c.provider === gateway.kind ? c.providerCustomerId : undefined;
   }
 
-  /** The license follows the subscription from `before` to `after` (see lifecycle.licenseEffects). */
-  async function syncLicense(tx: Tx, before: SubscriptionRow | undefined, after: SubscriptionRow, actor: string) {
-    if (!after.userId) return;
-    for (const effect of licenseEffects(before, after, clock.now())) {
-      if (effect.kind === 'issue') {
-        await licenses.issue(tx, {
-          userId: after.userId,
-          subscriptionId: after.id,
-          maxNodes: effect.maxNodes,
-          expiresAt: effect.expiresAt,
-          actor,
-        });
-      } else if (effect.kind === 'resize') {
-        try {
-          await licenses.resizeForSubscription(tx, after.id, effect.maxNodes, actor);
-        } catch (err) {
-          // Changed at the provider below the nodes in use: the license keeps its size until nodes are released.
-          if (!(effect.lenient && err instanceof AppError && err.code === 'CONFLICT')) throw err;
-          log.warn({ subscription: after.providerId, message: err.message }, 'license not resized');
-        }
-      } else if (effect.kind === 'align') {
-        await alignLicense(tx, after.id, effect.expiresAt, actor);
-      } else {
-        await licenses.expireForSubscription(tx, after.id, effect.at, actor);
+  /** One effect of a subscription's change on its licenses (derived by transition.licenseEffects). */
+  async function applyLicense(tx: Tx, after: SubscriptionRow, effect: LicenseEffect, actor: string) {
+    if (effect.kind === 'issue') {
+      await licenses.issue(tx, {
+        userId: after.userId,
+        subscriptionId: after.id,
+        maxNodes: effect.maxNodes,
+        expiresAt: effect.expiresAt,
+        actor,
+      });
+    } else if (effect.kind === 'resize') {
+      try {
+        await licenses.resizeForSubscription(tx, after.id, effect.maxNodes, actor);
+      } catch (err) {
+        // Changed at the provider below the nodes in use: the license keeps its size until nodes are released.
+        if (!(effect.lenient && err instanceof AppError && err.code === 'CONFLICT')) throw err;
+        log.warn({ subscription: after.providerId, message: err.message }, 'license not resized');
       }
+    } else if (effect.kind === 'align') {
+      await alignLicense(tx, after.id, effect.expiresAt, actor);
+    } else {
+      await licenses.expireForSubscription(tx, after.id, effect.at, actor);
     }
   }
 
+  const transition = createTransition({
+    applyState,
+    applyLicense,
+    record: (tx, event) => deps.audit.record(tx, event),
+    now: () => clock.now(),
+    graceDays: config.payments.graceDays,
+  });
+
   /**
-   * The license ends with the paid period. A switch from yearly to monthly moves that end earlier
-   * (the unused time became account credit), which `extend` alone never does.
+   * The license ends with the paid period (or the grace). A switch from yearly to monthly moves that
+   * end earlier (the unused time became account credit), which `extend` alone never does.
    */
   async function alignLicense(tx: Tx, subscriptionId: string, periodEnd: Date, actor: string) {
     await licenses.extendForSubscription(tx, subscriptionId, periodEnd, actor);
@@ -201,8 +212,7 @@ export function createBillingContext(deps: BillingDeps) {
     billToFor,
     lockCustomer,
     customerIdOf,
-    syncLicense,
-    alignLicense,
+    transition,
   };
 }
 export type BillingContext = ReturnType<typeof createBillingContext>;

@@ -733,8 +733,8 @@ describe('renewals and period ends', () => {
     expect(row.status).toBe('past_due');
     const open = (await invoicesOf(t, sub.stripeId)).at(-1)!;
     expect(open).toMatchObject({ status: 'open', amountPaid: 0, amountDue: 2500 });
-    // The license is not extended past the paid period.
-    expect((await licenseOf(t, sub.stripeId))!.expiresAt.toISOString()).toBe('2025-02-28T10:00:00.000Z');
+    // The machines keep running: the license is valid until the grace's end (PAYMENT_GRACE_DAYS, 14).
+    expect((await licenseOf(t, sub.stripeId))!.expiresAt.toISOString()).toBe('2025-03-14T10:00:00.000Z');
     await flushOutbox(t);
     expect(
       t.mailer.messages.some(

@@ -37,16 +37,9 @@ export function createCards(ctx: BillingContext) {
       try {
         const withCard = await ctx.applyState(tx, sub, await gateway.setSubscriptionCard(tx, sub, cardId, opId));
         const payment = await gateway.payOpenInvoices(tx, withCard, owner.customerId, cardId, opId);
-        const row = await ctx.applyState(tx, withCard, payment.state);
-        if (payment.paid.length === 0) continue;
-        await ctx.licenses.extendForSubscription(tx, sub.id, row.currentPeriodEnd, actor);
-        await audit.record(tx, {
-          type: 'subscription_renewed',
-          userId: owner.userId,
+        const row = await ctx.transition(tx, withCard, payment.state, {
           actor,
-          subscription: row,
-          until: row.currentPeriodEnd,
-          paidOpenInvoice: true,
+          cause: { kind: 'paid', invoice: payment.paid[0] },
         });
         const billTo = await ctx.billToFor(tx, owner.userId);
         for (const inv of payment.paid) if (billTo) await ctx.sendReceipt(tx, billTo, inv, row);

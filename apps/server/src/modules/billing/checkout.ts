@@ -17,7 +17,7 @@ export type CheckoutResult = { subscription: Subscription; clientSecret?: string
  * request), never a second subscription or charge. The customer row lock serialises both.
  */
 export function createCheckout(ctx: BillingContext) {
-  const { db, clock, audit, outbox, config } = ctx;
+  const { db, clock, outbox, config } = ctx;
 
   return async function checkout(user: BillingUser, body: CheckoutBody, idempotencyKey?: string): Promise<CheckoutResult> {
     const now = clock.now();
@@ -70,17 +70,7 @@ export function createCheckout(ctx: BillingContext) {
         },
       );
       const row = created.row;
-      await ctx.syncLicense(tx, created.before, row, user.email);
-      if (!created.before) {
-        await audit.record(tx, {
-          type: 'subscription_created',
-          userId: user.id,
-          actor: user.email,
-          subscription: row,
-          invoice: created.invoice,
-          status: row.status,
-        });
-      }
+      await ctx.transition(tx, created.before, row, { actor: user.email, cause: { kind: 'created', invoice: created.invoice } });
       if (created.invoice) await ctx.sendReceipt(tx, billTo, created.invoice, row);
       return { row, created: true, clientSecret: created.clientSecret };
     });

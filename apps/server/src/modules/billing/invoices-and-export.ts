@@ -5,7 +5,7 @@ import { notFound } from '../../lib/errors';
 import type { PrintableInvoice } from '../../providers/billing/gateway';
 import { SYSTEM, toSubscription, type BillingContext } from './billing-context';
 import { billingRepository as repo } from './billing.repository';
-import { endedNow, hasAccess } from './lifecycle';
+import { endedNow } from './lifecycle';
 
 /** Invoices are kept for the vendor's books; this replaces the customer's name on them. */
 export const DELETED_CUSTOMER = 'Deleted customer';
@@ -15,7 +15,7 @@ export function createInvoicesAndExport(
   ctx: BillingContext,
   cards: { listPaymentMethods(userId: string): Promise<PaymentMethod[]> },
 ) {
-  const { db, clock, log, audit, licenses } = ctx;
+  const { db, clock, log, licenses } = ctx;
 
   async function listSubscriptions(userId: string) {
     const rows = await repo.listSubscriptions(db, userId);
@@ -70,14 +70,9 @@ export function createInvoicesAndExport(
       for (const sub of await repo.listSubscriptions(tx, userId)) {
         if (sub.status === 'canceled') continue;
         await ctx.gatewayFor(sub.provider).cancelNow(tx, sub, opId);
-        await ctx.applyState(tx, sub, endedNow(sub, now));
-        if (hasAccess(sub)) await licenses.expireForSubscription(tx, sub.id, now, SYSTEM);
-        await audit.record(tx, {
-          type: 'subscription_ended',
-          userId,
+        await ctx.transition(tx, sub, endedNow(sub, now), {
           actor: SYSTEM,
-          subscription: sub,
-          reason: 'account_deleted',
+          cause: { kind: 'ended_now', reason: 'account_deleted' },
         });
       }
       const customer = await repo.findCustomer(tx, userId);

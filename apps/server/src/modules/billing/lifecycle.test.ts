@@ -1,7 +1,14 @@
 import { describe as group, expect, it } from 'vitest';
 import { toAuditEntry } from '../audit/audit-events';
 import type { SubscriptionRow } from './billing.repository';
-import { endedNow, licenseEffects, mayChange, providerActivity } from './lifecycle';
+import { endedNow, mayChange } from './lifecycle';
+import { activityOf, licenseEffects as effectsWithGrace } from './transition';
+
+const GRACE_DAYS = 14;
+const licenseEffects = (before: SubscriptionRow | undefined, after: SubscriptionRow, now: Date) =>
+  effectsWithGrace(before, after, now, GRACE_DAYS);
+const providerActivity = (before: SubscriptionRow | undefined, after: SubscriptionRow, actor: string) =>
+  activityOf(before, after, actor, { kind: 'provider' });
 
 const NOW = new Date('2026-11-24T12:00:00Z');
 const LATER = new Date('2026-12-24T12:00:00Z');
@@ -80,8 +87,19 @@ group('licenseEffects', () => {
       { kind: 'resize', maxNodes: 5, lenient: true },
       { kind: 'align', expiresAt: next },
     ]);
-    // A failed renewal keeps access but does not move the license's end.
-    expect(licenseEffects(sub(), sub({ status: 'past_due', currentPeriodEnd: next }), NOW)).toEqual([]);
+  });
+
+  it('keeps the license valid through the grace of a failed renewal, and back to the paid period once paid', () => {
+    const next = new Date('2027-01-24T12:00:00Z');
+    const graceEnd = new Date(LATER.getTime() + GRACE_DAYS * 86_400_000);
+    const failed = sub({ status: 'past_due', currentPeriodStart: LATER, currentPeriodEnd: next });
+    expect(licenseEffects(sub(), failed, NOW)).toEqual([{ kind: 'align', expiresAt: graceEnd }]);
+    // Retries that fail again change nothing; the payment of the open invoice restores the paid period.
+    expect(licenseEffects(failed, failed, NOW)).toEqual([]);
+    expect(licenseEffects(failed, { ...failed, status: 'active' }, NOW)).toEqual([{ kind: 'align', expiresAt: next }]);
+    // The grace ran out unpaid: the subscription ends and the license with it, now.
+    const afterGrace = new Date(graceEnd.getTime() + 1000);
+    expect(licenseEffects(failed, { ...failed, status: 'canceled' }, afterGrace)).toEqual([{ kind: 'expire', at: afterGrace }]);
   });
 
   it('expires the license when the subscription ends: now, or at a period end already past', () => {

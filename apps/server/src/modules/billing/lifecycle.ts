@@ -1,7 +1,6 @@
 import { hasAccess, intervalLabel, TEXT, type Interval } from '@portal/contract';
 import { AppError } from '../../lib/errors';
 import type { StatePatch } from '../../providers/billing/gateway';
-import type { AuditEvent } from '../audit/audit-events';
 import type { SubscriptionRow } from './billing.repository';
 
 /**
@@ -78,61 +77,4 @@ export function endedNow(sub: SubscriptionRow, now: Date): StatePatch {
     canceledAt: now,
     currentPeriodEnd: sub.currentPeriodEnd < now ? sub.currentPeriodEnd : now,
   };
-}
-
-/** What the license does when the subscription goes from `before` to `after`. */
-export type LicenseEffect =
-  | { kind: 'issue'; maxNodes: number; expiresAt: Date }
-  | { kind: 'resize'; maxNodes: number; /** a provider resized below the nodes in use: keep the size */ lenient: boolean }
-  | { kind: 'align'; expiresAt: Date }
-  | { kind: 'expire'; at: Date };
-
-/**
- * The license follows the subscription: issued when it first gains access (checkout, or Stripe's
- * first payment), resized and moved with the paid period while it has access, expired when it
- * ends. Deciding on the transition (seen under the row lock) issues exactly one license even when
- * our checkout and Stripe's webhook race.
- */
-export function licenseEffects(before: SubscriptionRow | undefined, after: SubscriptionRow, now: Date): LicenseEffect[] {
-  if (hasAccess(after) && (!before || !hasAccess(before))) {
-    return [{ kind: 'issue', maxNodes: after.quantity, expiresAt: after.currentPeriodEnd }];
-  }
-  const effects: LicenseEffect[] = [];
-  if (before && hasAccess(before) && hasAccess(after)) {
-    if (after.quantity !== before.quantity) effects.push({ kind: 'resize', maxNodes: after.quantity, lenient: true });
-    if (after.status === 'active' && after.currentPeriodEnd.getTime() !== before.currentPeriodEnd.getTime()) {
-      effects.push({ kind: 'align', expiresAt: after.currentPeriodEnd });
-    }
-  }
-  if (after.status === 'canceled' && before && before.status !== 'canceled' && hasAccess(before)) {
-    effects.push({ kind: 'expire', at: after.currentPeriodEnd < now ? after.currentPeriodEnd : now });
-  }
-  return effects;
-}
-
-/**
- * What a provider changed on its own (Stripe's dashboard, its renewals, a customer's bank), as
- * entries of the customer's activity log: the difference between our record and the provider's.
- */
-export function providerActivity(before: SubscriptionRow | undefined, row: SubscriptionRow, actor: string): AuditEvent[] {
-  if (!row.userId) return [];
-  const base = { userId: row.userId, actor, subscription: row };
-  if (!before) return [{ ...base, type: 'subscription_created' }];
-  const events: AuditEvent[] = [];
-  if (before.quantity !== row.quantity) {
-    events.push({ ...base, type: 'subscription_quantity_changed', from: before.quantity, to: row.quantity });
-  }
-  if (before.interval !== row.interval) {
-    events.push({ ...base, type: 'subscription_interval_changed', from: before.interval, to: row.interval });
-  } else if (row.currentPeriodEnd > before.currentPeriodEnd && row.status === 'active') {
-    events.push({ ...base, type: 'subscription_renewed', until: row.currentPeriodEnd });
-  }
-  if (!before.cancelAtPeriodEnd && row.cancelAtPeriodEnd) {
-    events.push({ ...base, type: 'subscription_cancelled', endsOn: row.currentPeriodEnd, by: 'provider' });
-  }
-  if (before.cancelAtPeriodEnd && !row.cancelAtPeriodEnd && row.status !== 'canceled') {
-    events.push({ ...base, type: 'subscription_reactivated' });
-  }
-  if (before.status !== 'canceled' && row.status === 'canceled') events.push({ ...base, type: 'subscription_ended' });
-  return events;
 }

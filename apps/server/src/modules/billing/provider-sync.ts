@@ -3,7 +3,6 @@ import type { GatewayEvent, GatewayEvents } from '../../providers/billing/gatewa
 import type { BillingContext } from './billing-context';
 import { billingRepository as repo } from './billing.repository';
 import type { createCards } from './cards';
-import { providerActivity } from './lifecycle';
 
 const PROVIDER = 'stripe';
 
@@ -27,8 +26,7 @@ export function createProviderSync(ctx: BillingContext, cards: Pick<ReturnType<t
           at: clock.now(),
         });
         if (!row) return;
-        await ctx.syncLicense(tx, before, row, PROVIDER);
-        for (const entry of providerActivity(before, row, PROVIDER)) await audit.record(tx, entry);
+        await ctx.transition(tx, before, row, { actor: PROVIDER, cause: before ? { kind: 'provider' } : { kind: 'created' } });
         if (!event.receipt) return;
         const billTo = await ctx.billToFor(tx, row.userId);
         if (billTo) await ctx.sendReceipt(tx, billTo, event.receipt, row);

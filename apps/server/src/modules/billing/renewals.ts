@@ -4,6 +4,7 @@ import { SYSTEM } from './billing-context';
 import { createBillingNotices } from './billing-notices';
 import { billingRepository as repo, type SubscriptionRow } from './billing.repository';
 import { describe, endedNow, hasAccess } from './lifecycle';
+import { accessUntil } from './transition';
 
 /** How often the worker looks for subscriptions whose period has ended. */
 export const RENEWAL_INTERVAL_MS = 30_000;
@@ -13,7 +14,7 @@ export const RENEWAL_INTERVAL_MS = 30_000;
  * through webhooks), the notices sent before something goes wrong, and the worker that runs both.
  */
 export function createRenewals(ctx: BillingContext) {
-  const { db, clock, log, audit, outbox, licenses, billingUrl } = ctx;
+  const { db, clock, log, outbox, billingUrl } = ctx;
   const notices = createBillingNotices({ db, clock, log, outbox, billingUrl });
 
   /** One renewal step of a subscription whose period has ended (row locked by the caller). */
@@ -22,17 +23,16 @@ export function createRenewals(ctx: BillingContext) {
     const billTo = await ctx.billToFor(tx, sub.userId);
     if (!billTo || !renewer) {
       // The owner is gone: nothing more is charged.
-      return ctx.applyState(tx, sub, endedNow(sub, clock.now()));
+      return ctx.transition(tx, sub, endedNow(sub, clock.now()), { actor: SYSTEM, cause: { kind: 'renewal' } });
     }
     const r = await renewer.renew(tx, sub, billTo);
-    const row = await ctx.applyState(tx, sub, r.state);
-    const base = { userId: billTo.userId, actor: SYSTEM, subscription: sub };
+    const row = await ctx.transition(tx, sub, r.state, {
+      actor: SYSTEM,
+      cause: r.outcome === 'ended' ? { kind: 'renewal', endedBecause: r.endedBecause } : { kind: 'renewal', invoice: r.invoice },
+    });
     if (r.outcome === 'renewed') {
-      await licenses.extendForSubscription(tx, sub.id, row.currentPeriodEnd, SYSTEM);
-      await audit.record(tx, { ...base, type: 'subscription_renewed', until: row.currentPeriodEnd, invoice: r.invoice });
       if (r.invoice) await ctx.sendReceipt(tx, billTo, r.invoice, row);
     } else if (r.outcome === 'payment_failed') {
-      await audit.record(tx, { ...base, type: 'subscription_payment_failed', invoice: r.invoice });
       // Once per period: a retried renewal of the same period finds the notice recorded.
       if (r.invoice && (await notices.recordOnce(tx, sub.id, 'payment-failed', row.currentPeriodEnd))) {
         await ctx.sendMail(tx, {
@@ -43,13 +43,12 @@ export function createRenewals(ctx: BillingContext) {
             amountDue: r.invoice.amountDue,
             currency: r.invoice.currency,
             url: billingUrl,
-            accessUntil: sub.currentPeriodEnd.toISOString(),
+            // The real end of access: the grace, during which the payment is retried.
+            accessUntil: accessUntil(row, ctx.config.payments.graceDays).toISOString(),
           },
         });
       }
     } else {
-      await licenses.expireForSubscription(tx, sub.id, sub.currentPeriodEnd, SYSTEM);
-      await audit.record(tx, { ...base, type: 'subscription_ended', reason: r.endedBecause });
       await ctx.sendMail(tx, {
         to: billTo.email,
         template: 'subscription-ended',

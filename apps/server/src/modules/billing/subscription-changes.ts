@@ -13,7 +13,7 @@ import type { createRenewals } from './renewals';
  * end and re-activate, and the preview of what a change would charge.
  */
 export function createSubscriptionChanges(ctx: BillingContext, renewals: Pick<ReturnType<typeof createRenewals>, 'catchUp'>) {
-  const { db, clock, audit, outbox, licenses } = ctx;
+  const { db, clock, outbox, licenses } = ctx;
 
   /** Locks the owner's subscription, brings it up to date and applies `fn`, all in one transaction. */
   async function mutate(
@@ -39,18 +39,12 @@ export function createSubscriptionChanges(ctx: BillingContext, renewals: Pick<Re
       return mutate(user, subscriptionId, async (tx, sub, gateway) => {
         mayChange(sub, { kind: 'quantity', quantity }, clock.now());
         // The license refuses to shrink below its active nodes before anything is charged.
-        await licenses.resizeForSubscription(tx, sub.id, quantity, user.email);
+        await licenses.refuseShrinkBelowNodes(tx, sub.id, quantity);
         const billTo = billToOf(user);
         const charge = await gateway.changeQuantity(tx, sub, quantity, billTo, randomUUID());
-        const row = await ctx.applyState(tx, sub, charge.state);
-        await audit.record(tx, {
-          type: 'subscription_quantity_changed',
-          userId: user.id,
+        const row = await ctx.transition(tx, sub, charge.state, {
           actor: user.email,
-          subscription: sub,
-          from: sub.quantity,
-          to: quantity,
-          invoice: charge.invoice,
+          cause: { kind: 'owner', invoice: charge.invoice },
         });
         if (charge.invoice) await ctx.sendReceipt(tx, billTo, charge.invoice, row);
         return row;
@@ -62,16 +56,9 @@ export function createSubscriptionChanges(ctx: BillingContext, renewals: Pick<Re
         mayChange(sub, { kind: 'interval', interval }, clock.now());
         const billTo = billToOf(user);
         const charge = await gateway.changeInterval(tx, sub, interval, billTo, randomUUID());
-        const row = await ctx.applyState(tx, sub, charge.state);
-        await ctx.alignLicense(tx, sub.id, row.currentPeriodEnd, user.email);
-        await audit.record(tx, {
-          type: 'subscription_interval_changed',
-          userId: user.id,
+        const row = await ctx.transition(tx, sub, charge.state, {
           actor: user.email,
-          subscription: sub,
-          from: sub.interval,
-          to: interval,
-          invoice: charge.invoice,
+          cause: { kind: 'owner', invoice: charge.invoice },
         });
         if (charge.invoice) await ctx.sendReceipt(tx, billTo, charge.invoice, row);
         return row;
@@ -93,15 +80,8 @@ export function createSubscriptionChanges(ctx: BillingContext, renewals: Pick<Re
         subscriptionId,
         async (tx, sub, gateway) => {
           if (!mayChange(sub, { kind: 'cancel' }, clock.now())) return sub;
-          const row = await ctx.applyState(tx, sub, await gateway.setCancelAtPeriodEnd(tx, sub, true, randomUUID()));
-          await audit.record(tx, {
-            type: 'subscription_cancelled',
-            userId: user.id,
-            actor,
-            subscription: sub,
-            endsOn: sub.currentPeriodEnd,
-            by: 'customer',
-          });
+          const state = await gateway.setCancelAtPeriodEnd(tx, sub, true, randomUUID());
+          const row = await ctx.transition(tx, sub, state, { actor, cause: { kind: 'owner' } });
           await ctx.sendMail(tx, {
             to: user.email,
             template: 'subscription-cancelled',
@@ -125,15 +105,8 @@ export function createSubscriptionChanges(ctx: BillingContext, renewals: Pick<Re
         subscriptionId,
         async (tx, sub, gateway) => {
           if (!mayChange(sub, { kind: 'reactivate' }, clock.now())) return sub;
-          const row = await ctx.applyState(tx, sub, await gateway.setCancelAtPeriodEnd(tx, sub, false, randomUUID()));
-          await audit.record(tx, {
-            type: 'subscription_reactivated',
-            userId: user.id,
-            actor,
-            subscription: sub,
-            renewsOn: sub.currentPeriodEnd,
-          });
-          return row;
+          const state = await gateway.setCancelAtPeriodEnd(tx, sub, false, randomUUID());
+          return ctx.transition(tx, sub, state, { actor, cause: { kind: 'owner' } });
         },
         within,
       );
@@ -151,10 +124,7 @@ export function createSubscriptionChanges(ctx: BillingContext, renewals: Pick<Re
           if (sub.status === 'canceled') throw new AppError('CONFLICT', 'This subscription has already ended');
           const now = clock.now();
           await gateway.cancelNow(tx, sub, randomUUID());
-          const row = await ctx.applyState(tx, sub, endedNow(sub, now));
-          if (hasAccess(sub)) await licenses.expireForSubscription(tx, sub.id, now, actor);
-          await audit.record(tx, { type: 'subscription_ended', userId: user.id, actor, subscription: sub });
-          return row;
+          return ctx.transition(tx, sub, endedNow(sub, now), { actor, cause: { kind: 'ended_now' } });
         },
         within,
       );

@@ -89,6 +89,24 @@ export function createLicenseChanges(deps: LicenseChangesDeps) {
     return changed;
   }
 
+  function refuseBelowActive(license: LicenseRow, maxNodes: number) {
+    const active = license.activeNodes;
+    if (active > maxNodes) {
+      throw new AppError(
+        'CONFLICT',
+        `This license has ${plural(active, 'active node')}. Release ${plural(active - maxNodes, 'node')} before lowering the quantity to ${maxNodes}.`,
+      );
+    }
+  }
+
+  /**
+   * Checks, before anything is charged, that a new quantity admits every node in use (the
+   * subscription's change then resizes the license itself). Writes nothing.
+   */
+  async function refuseShrinkBelowNodes(tx: Tx, subscriptionId: string, maxNodes: number): Promise<void> {
+    for (const license of await repo.lockBySubscription(tx, subscriptionId)) refuseBelowActive(license, maxNodes);
+  }
+
   /**
    * Applies a new subscription quantity. Lowering it below the nodes in use is refused, so a
    * customer never ends up with more active nodes than paid for.
@@ -96,13 +114,7 @@ export function createLicenseChanges(deps: LicenseChangesDeps) {
   async function resizeForSubscription(tx: Tx, subscriptionId: string, maxNodes: number, actor: string): Promise<string[]> {
     if (!Number.isInteger(maxNodes) || maxNodes < 1) throw new AppError('VALIDATION_FAILED', 'A license admits at least 1 node');
     return changeEach(tx, subscriptionId, actor, (license) => {
-      const active = license.activeNodes;
-      if (active > maxNodes) {
-        throw new AppError(
-          'CONFLICT',
-          `This license has ${plural(active, 'active node')}. Release ${plural(active - maxNodes, 'node')} before lowering the quantity to ${maxNodes}.`,
-        );
-      }
+      refuseBelowActive(license, maxNodes);
       if (license.maxNodes === maxNodes) return undefined;
       return { patch: { maxNodes }, event: { type: 'license_resized', from: license.maxNodes, to: maxNodes } };
     });
@@ -212,6 +224,7 @@ export function createLicenseChanges(deps: LicenseChangesDeps) {
   return {
     issue,
     resizeForSubscription,
+    refuseShrinkBelowNodes,
     extendForSubscription,
     expireForSubscription,
     revokeAllForUser,
