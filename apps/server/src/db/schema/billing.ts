@@ -79,6 +79,8 @@ export const subscriptions = pgTable(
     currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
     canceledAt: timestamp('canceled_at', { withTimezone: true }),
+    /** A failed renewal's next payment attempt (the built-in engine's retries; null when none is planned). */
+    nextPaymentAttemptAt: timestamp('next_payment_attempt_at', { withTimezone: true }),
     /** Idempotency of checkout: one subscription per operation key. */
     checkoutKey: text('checkout_key').unique(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

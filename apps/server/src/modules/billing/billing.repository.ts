@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, lte, notInArray } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lte, notInArray, or } from 'drizzle-orm';
 import type { Interval } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { customers, subscriptions, users, webhookEvents } from '../../db/schema/index';
@@ -168,15 +168,26 @@ export const billingRepository = {
    * Claims one local subscription whose period has ended. SKIP LOCKED lets every instance run the
    * renewal worker: each row is taken by exactly one of them, the others move on.
    */
-  async claimDueSubscription(tx: Tx, now: Date, skip: string[]): Promise<SubscriptionRow | undefined> {
+  /**
+   * One local subscription that is due, locked (SKIP LOCKED: instances never take the same one):
+   * an active one whose period has ended, or a past_due one whose retry is due or whose grace
+   * (`graceDays` after its unpaid period began) has run out.
+   */
+  async claimDueSubscription(tx: Tx, now: Date, graceDays: number, skip: string[]): Promise<SubscriptionRow | undefined> {
+    const graceStartedBy = new Date(now.getTime() - graceDays * 86_400_000);
     const [row] = await tx
       .select()
       .from(subscriptions)
       .where(
         and(
           eq(subscriptions.provider, 'local'),
-          inArray(subscriptions.status, ['active', 'past_due']),
-          lte(subscriptions.currentPeriodEnd, now),
+          or(
+            and(eq(subscriptions.status, 'active'), lte(subscriptions.currentPeriodEnd, now)),
+            and(
+              eq(subscriptions.status, 'past_due'),
+              or(lte(subscriptions.nextPaymentAttemptAt, now), lte(subscriptions.currentPeriodStart, graceStartedBy)),
+            ),
+          ),
           skip.length ? notInArray(subscriptions.id, skip) : undefined,
         ),
       )

@@ -750,7 +750,7 @@ describe('renewals and period ends', () => {
     expect((await licenseOf(t, sub.stripeId))!.expiresAt.toISOString()).toBe('2025-03-31T10:00:00.000Z');
   });
 
-  it('ends a subscription whose renewal stays unpaid until the next period end', async () => {
+  it('ends a subscription whose renewal stays unpaid when the grace runs out (PAYMENT_GRACE_DAYS, 14)', async () => {
     t.clock.set(START);
     const c = await signIn(t, 'unpaid@example.com');
     const good = (await addCard(t, c)).json().paymentMethod;
@@ -760,7 +760,10 @@ describe('renewals and period ends', () => {
     t.clock.set(new Date('2025-02-28T10:00:00.000Z'));
     await t.app.ctx.services.billing.runRenewals();
     expect((await subscriptionRow(t, sub.stripeId)).status).toBe('past_due');
-    t.clock.set(new Date('2025-03-31T10:00:00.000Z'));
+    t.clock.set(new Date('2025-03-14T09:59:59.000Z'));
+    await t.app.ctx.services.billing.runRenewals();
+    expect((await subscriptionRow(t, sub.stripeId)).status).toBe('past_due');
+    t.clock.set(new Date('2025-03-14T10:00:00.000Z'));
     await t.app.ctx.services.billing.runRenewals();
     expect((await subscriptionRow(t, sub.stripeId)).status).toBe('canceled');
   });

@@ -1,10 +1,13 @@
 import type { Tx } from '../../db/client';
+import type { BillTo } from '../../providers/billing/gateway';
 import type { BillingContext } from './billing-context';
 import { SYSTEM } from './billing-context';
 import { createBillingNotices } from './billing-notices';
 import { billingRepository as repo, type SubscriptionRow } from './billing.repository';
-import { describe, endedNow, hasAccess } from './lifecycle';
-import { accessUntil } from './transition';
+import { describe, endedNow } from './lifecycle';
+import { accessUntil, graceEnd } from './transition';
+
+const DAY_MS = 86_400_000;
 
 /** How often the worker looks for subscriptions whose period has ended. */
 export const RENEWAL_INTERVAL_MS = 30_000;
@@ -15,6 +18,7 @@ export const RENEWAL_INTERVAL_MS = 30_000;
  */
 export function createRenewals(ctx: BillingContext) {
   const { db, clock, log, outbox, billingUrl } = ctx;
+  const { payments } = ctx.config;
   const notices = createBillingNotices({ db, clock, log, outbox, billingUrl });
 
   /** One renewal step of a subscription whose period has ended (row locked by the caller). */
@@ -25,8 +29,11 @@ export function createRenewals(ctx: BillingContext) {
       // The owner is gone: nothing more is charged.
       return ctx.transition(tx, sub, endedNow(sub, clock.now()), { actor: SYSTEM, cause: { kind: 'renewal' } });
     }
+    if (sub.status === 'past_due') return retryOrEnd(tx, sub, billTo, renewer);
     const r = await renewer.renew(tx, sub, billTo);
-    const row = await ctx.transition(tx, sub, r.state, {
+    const failed = r.outcome === 'payment_failed';
+    const state = failed ? { ...r.state, nextPaymentAttemptAt: nextAttempt(r.state.currentPeriodStart ?? clock.now()) } : r.state;
+    const row = await ctx.transition(tx, sub, state, {
       actor: SYSTEM,
       cause: r.outcome === 'ended' ? { kind: 'renewal', endedBecause: r.endedBecause } : { kind: 'renewal', invoice: r.invoice },
     });
@@ -58,10 +65,75 @@ export function createRenewals(ctx: BillingContext) {
     return row;
   }
 
+  /**
+   * The schedule's next retry of a payment that failed at `failedAt` (PAYMENT_RETRY_DAYS after it),
+   * or null when none is left before the grace ends.
+   */
+  function nextAttempt(failedAt: Date): Date | null {
+    const now = clock.now().getTime();
+    const ends = graceEnd({ currentPeriodStart: failedAt }, payments.graceDays).getTime();
+    for (const days of payments.retryDays) {
+      const at = failedAt.getTime() + days * DAY_MS;
+      if (at > now && at < ends) return new Date(at);
+    }
+    return null;
+  }
+
+  /**
+   * A failed renewal (past_due) that is due again: ended for non-payment once the grace has run out
+   * (the license expires, the customer is told), else the open invoice is charged again (a retry
+   * of the schedule). A retry that pays restores the paid period and sends the receipt.
+   */
+  async function retryOrEnd(
+    tx: Tx,
+    sub: SubscriptionRow,
+    billTo: BillTo,
+    renewer: NonNullable<ReturnType<BillingContext['renewerOf']>>,
+  ): Promise<SubscriptionRow> {
+    const now = clock.now();
+    if (graceEnd(sub, payments.graceDays) <= now) {
+      const row = await ctx.transition(
+        tx,
+        sub,
+        { ...endedNow(sub, now), nextPaymentAttemptAt: null },
+        { actor: SYSTEM, cause: { kind: 'renewal', endedBecause: 'unpaid' } },
+      );
+      await ctx.sendMail(tx, {
+        to: billTo.email,
+        template: 'subscription-ended',
+        data: { summary: describe(sub), endedOn: now.toISOString(), url: billingUrl },
+      });
+      return row;
+    }
+    const payment = await renewer.retry(tx, sub);
+    if (payment.paid.length === 0) {
+      return ctx.transition(
+        tx,
+        sub,
+        { nextPaymentAttemptAt: nextAttempt(sub.currentPeriodStart) },
+        {
+          actor: SYSTEM,
+          cause: { kind: 'renewal' },
+        },
+      );
+    }
+    const row = await ctx.transition(tx, sub, payment.state, {
+      actor: SYSTEM,
+      cause: { kind: 'paid', invoice: payment.paid[0] },
+    });
+    for (const inv of payment.paid) await ctx.sendReceipt(tx, billTo, inv, row);
+    return row;
+  }
+
+  /** A period that has ended, or a grace that has run out (a retry that is due waits for the worker). */
+  const overdue = (row: SubscriptionRow, now: Date) =>
+    (row.status === 'active' && row.currentPeriodEnd <= now) ||
+    (row.status === 'past_due' && graceEnd(row, payments.graceDays) <= now);
+
   /** A subscription whose period ended before the worker got to it is brought up to date first. */
   async function catchUp(tx: Tx, sub: SubscriptionRow): Promise<SubscriptionRow> {
     let row = sub;
-    for (let i = 0; i < 120 && ctx.renewerOf(row) && hasAccess(row) && row.currentPeriodEnd <= clock.now(); i++) {
+    for (let i = 0; i < 120 && ctx.renewerOf(row) && overdue(row, clock.now()); i++) {
       row = await renewOne(tx, row);
     }
     return row;
@@ -78,7 +150,7 @@ export function createRenewals(ctx: BillingContext) {
       let claimed: string | undefined;
       try {
         const done = await db.transaction(async (tx) => {
-          const sub = await repo.claimDueSubscription(tx, clock.now(), failed);
+          const sub = await repo.claimDueSubscription(tx, clock.now(), payments.graceDays, failed);
           if (!sub) return false;
           claimed = sub.id;
           await renewOne(tx, sub);

@@ -67,7 +67,11 @@ export interface PaymentGateway {
 
   // ---- what only some providers have ----
   /** Periods we renew ourselves (the local engine); Stripe renews its own and tells us. */
-  readonly renewals?: { renew(tx: Tx, sub: SubscriptionRecord, billTo: BillTo): Promise<Renewal> };
+  readonly renewals?: {
+    renew(tx: Tx, sub: SubscriptionRecord, billTo: BillTo): Promise<Renewal>;
+    /** Charges a past_due subscription's open invoices to its own card again (a retry of the schedule). */
+    retry(tx: Tx, sub: SubscriptionRecord): Promise<Payment>;
+  };
   /** The local card form (POST /api/billing/local/confirm-setup). */
   readonly cardForm?: { confirmSetup(tx: Tx, customerId: string, input: CardFormInput): Promise<PaymentMethod> };
   /** Provider events (webhooks) translated into gateway events. */
@@ -93,7 +97,8 @@ export type SubscriptionState = Pick<
   | 'cancelAtPeriodEnd'
   | 'canceledAt'
 >;
-export type StatePatch = Partial<SubscriptionState>;
+/** A change to the record: the provider's state, and the built-in engine's next retry of a failed payment. */
+export type StatePatch = Partial<SubscriptionState> & { nextPaymentAttemptAt?: Date | null };
 export type ProviderSubscription = SubscriptionState & { providerId: string };
 
 /** Who pays: the portal user behind a provider customer. */

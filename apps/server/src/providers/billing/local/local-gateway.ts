@@ -4,7 +4,7 @@ import type { Tx } from '../../../db/client';
 import type { Clock } from '../../../lib/clock';
 import { randomSecret, sha256 } from '../../../lib/crypto';
 import { AppError } from '../../../lib/errors';
-import type { BillTo, PaymentGateway, Receipt, StatePatch, SubscriptionRecord } from '../gateway';
+import type { BillTo, Payment, PaymentGateway, Receipt, StatePatch, SubscriptionRecord } from '../gateway';
 import { assertChargeable, checkCard } from './cards';
 import { localRepository as repo, type CardRow, type InvoiceRow } from './local.repository';
 import { createLocalRefunds } from './local-refunds';
@@ -101,6 +101,21 @@ export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock }
       reason: p.reason,
       createdAt: clock.now(),
     });
+  }
+
+  /** Pays a subscription's open invoices with `card`, if it can pay: what was paid and the new state. */
+  async function payOpen(tx: Tx, sub: SubscriptionRecord, card: CardRow | undefined): Promise<Payment> {
+    if (!card) return { state: {}, paid: [] };
+    try {
+      assertChargeable(card.behaviour);
+    } catch {
+      return { state: {}, paid: [] };
+    }
+    const paid: Receipt[] = [];
+    for (const inv of await repo.openInvoices(tx, sub.id)) {
+      paid.push(toReceipt(await repo.updateInvoice(tx, inv.id, { status: 'paid', amountPaid: inv.amountDue })));
+    }
+    return { state: paid.length > 0 ? { status: 'active', nextPaymentAttemptAt: null } : {}, paid };
   }
 
   /** The proration of a planned quantity or interval change at `now`. */
@@ -228,18 +243,7 @@ export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock }
     async payOpenInvoices(tx, sub, customerId, cardId) {
       // The card that takes over a past_due subscription becomes the customer's default too.
       await repo.setDefaultCard(tx, customerId, cardId);
-      const card = await repo.findCard(tx, customerId, cardId);
-      if (!card) return { state: {}, paid: [] };
-      try {
-        assertChargeable(card.behaviour);
-      } catch {
-        return { state: {}, paid: [] };
-      }
-      const paid: Receipt[] = [];
-      for (const inv of await repo.openInvoices(tx, sub.id)) {
-        paid.push(toReceipt(await repo.updateInvoice(tx, inv.id, { status: 'paid', amountPaid: inv.amountDue })));
-      }
-      return { state: paid.length > 0 ? { status: 'active' } : {}, paid };
+      return payOpen(tx, sub, await repo.findCard(tx, customerId, cardId));
     },
 
     async preview(tx, sub, change) {
@@ -313,6 +317,11 @@ export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock }
     ...createLocalRefunds({ clock, newId: (kind) => localId(kind === 'refund' ? 're' : 'cn') }),
 
     renewals: {
+      /** A retry of a failed renewal: the open invoices, charged to the subscription's own card. */
+      async retry(tx, sub) {
+        return payOpen(tx, sub, sub.paymentMethodId ? await repo.findCardById(tx, sub.paymentMethodId) : undefined);
+      },
+
       /**
        * One subscription whose period has ended: a new invoice for the next period, or the end of
        * a cancelled (or still unpaid) subscription. A failed renewal charge keeps the invoice open
