@@ -106,6 +106,7 @@ async function online(portal, key, fingerprint, activate) {
   if (body.license) {
     const l = body.license;
     console.log(`  license ${l.licenseKey}: ${l.status}, ${l.activeNodes}/${l.maxNodes} nodes, expires ${l.expiresAt}`);
+    if (l.grace) console.log(`  warning: a payment is failing; the license stays valid until ${l.grace.until} (grace)`);
   }
   if (body.node) console.log(`  node ${body.node.id} (${body.node.fingerprint})`);
   return body.valid ? 0 : 1;
@@ -123,6 +124,7 @@ function offline(filePath, publicKeyPath) {
   const l = file.license;
   console.log(`license file for ${l.key} (${l.customerEmail ?? 'no e-mail'}): signature verified`);
   console.log(`  ${l.status}, up to ${l.maxNodes} nodes, expires ${l.expiresAt}, issued ${l.issuedAt}`);
+  if (l.grace) console.log(`  warning: a payment was failing; the license stays valid until ${l.grace.until} (grace)`);
   const now = Date.now();
   if (Date.parse(l.issuedAt) > now + CLOCK_SKEW_MS)
     throw new Error('the file claims to be issued in the future: check this machine’s clock');

@@ -131,6 +131,11 @@ export const ValidateResponseSchema = z.object({
       maxNodes: z.number().int(),
       activeNodes: z.number().int(),
       expiresAt: z.string(),
+      /**
+       * A payment is failing: the license stays valid until the grace's end (= expiresAt), so the
+       * product on the node can warn its admin. Absent otherwise.
+       */
+      grace: z.object({ until: z.string() }).optional(),
     })
     .optional(),
   node: z.object({ id: z.string(), fingerprint: z.string() }).optional(),
@@ -158,6 +163,8 @@ export const LicenseFileLicenseSchema = z.object({
   status: z.enum(LICENSE_STATUSES),
   maxNodes: z.number().int(),
   expiresAt: z.string(),
+  /** A payment is failing: valid until the grace's end (= expiresAt). Absent otherwise. */
+  grace: z.object({ until: z.string() }).optional(),
   /** When this file was issued (signed); a node keeps the newest file it has. */
   issuedAt: z.string(),
 });

@@ -19,6 +19,8 @@ export const licenses = pgTable(
      */
     activeNodes: integer('active_nodes').notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** While its subscription's payment is failing: the grace's end (= expiresAt), which answers carry. */
+    graceUntil: timestamp('grace_until', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

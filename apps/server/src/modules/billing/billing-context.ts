@@ -21,6 +21,7 @@ export type BillingLicenses = Pick<
   | 'issue'
   | 'resizeForSubscription'
   | 'refuseShrinkBelowNodes'
+  | 'setGraceForSubscription'
   | 'extendForSubscription'
   | 'expireForSubscription'
   | 'keysBySubscription'
@@ -174,8 +175,10 @@ export function createBillingContext(deps: BillingDeps) {
       }
     } else if (effect.kind === 'align') {
       await alignLicense(tx, after.id, effect.expiresAt, actor);
+      await licenses.setGraceForSubscription(tx, after.id, effect.grace ? effect.expiresAt : null);
     } else {
       await licenses.expireForSubscription(tx, after.id, effect.at, actor);
+      await licenses.setGraceForSubscription(tx, after.id, null);
     }
   }
 

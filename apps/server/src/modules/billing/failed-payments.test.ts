@@ -52,7 +52,7 @@ async function subscriptionWithPoorCard(email: string) {
 
 async function validate(key: string, fingerprint: string) {
   const res = await t.app.inject({ method: 'POST', url: `/api/licenses/${key}/validate`, payload: { fingerprint } });
-  return res.json() as { valid: boolean; code: string; license?: { expiresAt: string } };
+  return res.json() as { valid: boolean; code: string; license?: { expiresAt: string; grace?: { until: string } } };
 }
 
 /** Runs the renewal worker once at `when`: how many subscriptions it charged, retried or ended. */

@@ -86,7 +86,7 @@ group('licenseEffects', () => {
     const next = new Date('2027-01-24T12:00:00Z');
     expect(licenseEffects(sub(), sub({ quantity: 5, currentPeriodEnd: next }), NOW)).toEqual([
       { kind: 'resize', maxNodes: 5, lenient: true },
-      { kind: 'align', expiresAt: next },
+      { kind: 'align', expiresAt: next, grace: false },
     ]);
   });
 
@@ -94,10 +94,12 @@ group('licenseEffects', () => {
     const next = new Date('2027-01-24T12:00:00Z');
     const graceEnd = new Date(LATER.getTime() + GRACE_DAYS * 86_400_000);
     const failed = sub({ status: 'past_due', currentPeriodStart: LATER, currentPeriodEnd: next });
-    expect(licenseEffects(sub(), failed, NOW)).toEqual([{ kind: 'align', expiresAt: graceEnd }]);
+    expect(licenseEffects(sub(), failed, NOW)).toEqual([{ kind: 'align', expiresAt: graceEnd, grace: true }]);
     // Retries that fail again change nothing; the payment of the open invoice restores the paid period.
     expect(licenseEffects(failed, failed, NOW)).toEqual([]);
-    expect(licenseEffects(failed, { ...failed, status: 'active' }, NOW)).toEqual([{ kind: 'align', expiresAt: next }]);
+    expect(licenseEffects(failed, { ...failed, status: 'active' }, NOW)).toEqual([
+      { kind: 'align', expiresAt: next, grace: false },
+    ]);
     // The grace ran out unpaid: the subscription ends and the license with it, now.
     const afterGrace = new Date(graceEnd.getTime() + 1000);
     expect(licenseEffects(failed, { ...failed, status: 'canceled' }, afterGrace)).toEqual([{ kind: 'expire', at: afterGrace }]);

@@ -78,8 +78,8 @@ export function activityOf(
 export type LicenseEffect =
   | { kind: 'issue'; maxNodes: number; expiresAt: Date }
   | { kind: 'resize'; maxNodes: number; /** a provider resized below the nodes in use: keep the size */ lenient: boolean }
-  /** The license ends with the paid period, or with the grace of a failed payment. */
-  | { kind: 'align'; expiresAt: Date }
+  /** The license ends with the paid period, or with the grace of a failed payment (`grace`). */
+  | { kind: 'align'; expiresAt: Date; grace: boolean }
   | { kind: 'expire'; at: Date };
 
 /**
@@ -108,13 +108,19 @@ export function licenseEffects(
   graceDays: number,
 ): LicenseEffect[] {
   if (hasAccess(after) && (!before || !hasAccess(before))) {
-    return [{ kind: 'issue', maxNodes: after.quantity, expiresAt: accessUntil(after, graceDays) }];
+    const issued: LicenseEffect[] = [{ kind: 'issue', maxNodes: after.quantity, expiresAt: accessUntil(after, graceDays) }];
+    // First reported while its payment is failing (a provider's late report): issued in grace.
+    if (after.status === 'past_due') issued.push({ kind: 'align', expiresAt: graceEnd(after, graceDays), grace: true });
+    return issued;
   }
   const effects: LicenseEffect[] = [];
   if (before && hasAccess(before) && hasAccess(after)) {
     if (after.quantity !== before.quantity) effects.push({ kind: 'resize', maxNodes: after.quantity, lenient: true });
     const until = accessUntil(after, graceDays);
-    if (until.getTime() !== accessUntil(before, graceDays).getTime()) effects.push({ kind: 'align', expiresAt: until });
+    const inGrace = after.status === 'past_due';
+    if (until.getTime() !== accessUntil(before, graceDays).getTime() || inGrace !== (before.status === 'past_due')) {
+      effects.push({ kind: 'align', expiresAt: until, grace: inGrace });
+    }
   }
   if (after.status === 'canceled' && before && before.status !== 'canceled' && hasAccess(before)) {
     effects.push({ kind: 'expire', at: after.currentPeriodEnd < now ? after.currentPeriodEnd : now });

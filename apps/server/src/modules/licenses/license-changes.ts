@@ -138,6 +138,18 @@ export function createLicenseChanges(deps: LicenseChangesDeps) {
     );
   }
 
+  /**
+   * Marks the subscription's licenses as in the grace of a failing payment until `until` (null: not
+   * in grace), which validation answers and license files carry; announced to the validation cache.
+   */
+  async function setGraceForSubscription(tx: Tx, subscriptionId: string, until: Date | null): Promise<void> {
+    for (const license of await repo.lockBySubscription(tx, subscriptionId)) {
+      if ((license.graceUntil?.getTime() ?? null) === (until?.getTime() ?? null)) continue;
+      changing(license.key);
+      await repo.update(tx, license.id, { graceUntil: until, updatedAt: clock.now() });
+    }
+  }
+
   async function revokeRow(tx: Tx, license: LicenseRow, actor: string) {
     const now = clock.now();
     changing(license.key);
@@ -226,6 +238,7 @@ export function createLicenseChanges(deps: LicenseChangesDeps) {
     resizeForSubscription,
     refuseShrinkBelowNodes,
     extendForSubscription,
+    setGraceForSubscription,
     expireForSubscription,
     revokeAllForUser,
     revoke,

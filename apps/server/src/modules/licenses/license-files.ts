@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { licensesRepository as repo } from './licenses.repository';
-import { statusOf } from './license-rules';
+import { graceOf, statusOf } from './license-rules';
 import { canonicalJson, loadSigner, type LicenseSigner } from './signing';
 
 export type LicenseSigningDeps = {
@@ -47,6 +47,7 @@ export async function licenseFile(
     status: statusOf(license, now),
     maxNodes: license.maxNodes,
     expiresAt: license.expiresAt.toISOString(),
+    ...graceOf(license, now),
     issuedAt: now.toISOString(),
   };
   const s = deps.signing.get();

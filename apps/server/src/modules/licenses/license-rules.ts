@@ -21,6 +21,12 @@ export function statusOf(license: Pick<LicenseRow, 'status' | 'expiresAt'>, now:
   return 'active';
 }
 
+/** `grace: { until }` while a failing payment's grace runs (signed in answers and license files). */
+export function graceOf(license: Pick<LicenseRow, 'graceUntil'>, now: Date): { grace?: { until: string } } {
+  const until = license.graceUntil;
+  return until && until.getTime() > now.getTime() ? { grace: { until: until.toISOString() } } : {};
+}
+
 export const nodeLabel = (n: Pick<NodeRow, 'hostname' | 'fingerprint'>) =>
   n.hostname || (n.fingerprint.length > 24 ? `${n.fingerprint.slice(0, 24)}…` : n.fingerprint);
 

@@ -14,6 +14,7 @@ const validationColumns = {
   maxNodes: licenses.maxNodes,
   activeNodes: licenses.activeNodes,
   expiresAt: licenses.expiresAt,
+  graceUntil: licenses.graceUntil,
 };
 
 /**
@@ -201,7 +202,7 @@ export const licensesRepository = {
   async update(
     tx: Tx,
     id: string,
-    values: Partial<Pick<LicenseRow, 'maxNodes' | 'expiresAt' | 'status' | 'revokedAt' | 'updatedAt'>>,
+    values: Partial<Pick<LicenseRow, 'maxNodes' | 'expiresAt' | 'graceUntil' | 'status' | 'revokedAt' | 'updatedAt'>>,
   ) {
     const [row] = await tx.update(licenses).set(values).where(eq(licenses.id, id)).returning();
     return row;

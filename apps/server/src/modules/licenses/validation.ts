@@ -1,6 +1,6 @@
 import type { ValidateResponse } from '@portal/contract';
 import type { Clock } from '../../lib/clock';
-import { statusOf } from './license-rules';
+import { graceOf, statusOf } from './license-rules';
 import type { ValidationQueries, ValidationRow } from './licenses.repository';
 import type { LastSeenBuffer } from './last-seen-buffer';
 import type { ValidationCache } from './validation-cache';
@@ -41,6 +41,7 @@ export function answerOf(
     maxNodes: license.maxNodes,
     activeNodes,
     expiresAt: license.expiresAt.toISOString(),
+    ...graceOf(license, now),
   };
   const node = nodeId && input.fingerprint ? { id: nodeId, fingerprint: input.fingerprint } : undefined;
   const answer = (valid: boolean, code: ValidateResponse['code'], seen?: string) => ({

@@ -1,1 +1,0 @@
-ALTER TABLE "subscriptions" ADD COLUMN "next_payment_attempt_at" timestamp with time zone;
