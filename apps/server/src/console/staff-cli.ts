@@ -4,6 +4,9 @@ import { systemClock } from '../lib/clock';
 import { textTable } from '../lib/text-table';
 import { CLI_ACTOR, createStaffService } from './staff.service';
 
+/** What the staff audit log says of a change made from the command line. */
+const CLI_REASON = 'From the vendor command line';
+
 /** `npm run admin -- staff …`: the console's staff from the vendor's command line. */
 export const STAFF_USAGE = `  staff add --email <address> --role owner|support|billing
       Let <address> sign in to the vendor console with that role (a removed member comes back).
@@ -72,7 +75,7 @@ export async function runStaffCommand(command: StaffCommand, db: Db, print: (lin
   const staff = createStaffService({ db, clock: systemClock });
   switch (command.kind) {
     case 'staff-add': {
-      const added = await staff.add(command.email, command.role, CLI_ACTOR);
+      const added = await staff.add(command.email, command.role, CLI_ACTOR, CLI_REASON);
       print(`Added ${added.email} to the console staff as ${added.role}.`);
       return;
     }
@@ -82,7 +85,7 @@ export async function runStaffCommand(command: StaffCommand, db: Db, print: (lin
     case 'staff-remove': {
       const member = await staff.findActiveByEmail(command.email);
       if (!member) throw new Error(`${command.email} is not on the console staff`);
-      await staff.remove(member.id, CLI_ACTOR);
+      await staff.remove(member.id, CLI_ACTOR, CLI_REASON);
       print(`Removed ${member.email} from the console staff; their sessions have ended.`);
       return;
     }
