@@ -105,7 +105,9 @@ export async function buildConsoleApp(config: Config, deps: ConsoleDeps): Promis
 
   await app.register(consoleAuthRoutes, { config, auth, cookie, rateLimit });
   await app.register(consoleGoogleRoutes, { config, auth, clock, cookie, rateLimit, limiter });
-  await app.register(secondFactorRoutes, { factors, rateLimit });
+  // Second-factor attempts are counted on the app's clock, so tests can let a minute pass.
+  const attempts = memoryRateLimiter(() => clock.now().getTime());
+  await app.register(secondFactorRoutes, { factors, rateLimit: createRateLimit(attempts) });
   await app.register(staffRoutes, { staff, factors });
   const { users, billing, audit, sessions, licenses, account } = services;
   const page = createCustomerPage({
@@ -145,6 +147,7 @@ export async function buildConsoleApp(config: Config, deps: ConsoleDeps): Promis
   });
   app.addHook('onClose', async () => {
     await limiter.close();
+    await attempts.close();
   });
   app.decorate('consoleCtx', { staff, auth, factors });
   return app;
