@@ -36,6 +36,19 @@ async function virtualAuthenticator(cdp: CDPSession) {
   return authenticatorId;
 }
 
+/** The page as it stands at 1280 px in light, then at 390 px in dark (put back to 1280 px, light). */
+async function shoot(page: Page, name: string) {
+  await transitionsDone(page);
+  await screenshot(page, `${name}-1280-light`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await transitionsDone(page);
+  await screenshot(page, `${name}-390-dark`);
+  await expectAccessible(page, `${name} (390 px, dark)`);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
 /** Signs in through the sign-in page, the e-mailed link (the outbox) and its Continue page. */
 async function signInByLink(page: Page, email: string) {
   const after = outboxMark(email, target);
@@ -66,7 +79,7 @@ describe('staff second factor', () => {
     await setUp.waitFor();
     await transitionsDone(page);
     await expectAccessible(page, 'console second-factor set-up');
-    await screenshot(page, 'console-second-factor-setup-1280-light');
+    await shoot(page, 'console-second-factor-setup');
 
     await page.getByRole('button', { name: 'Add a passkey' }).click();
     const saved = page.getByRole('region', { name: 'Save your recovery codes' });
@@ -74,7 +87,7 @@ describe('staff second factor', () => {
     const codes = await saved.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').allTextContents();
     expect(codes).toHaveLength(10);
     await expectAccessible(page, 'console recovery codes');
-    await screenshot(page, 'console-recovery-codes-1280-light');
+    await shoot(page, 'console-recovery-codes');
     const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
     expect(credentials).toHaveLength(1);
     await saved.getByRole('button', { name: 'I have saved my codes' }).click();
@@ -87,7 +100,7 @@ describe('staff second factor', () => {
     await page.getByText('10 left').waitFor();
     await transitionsDone(page);
     await expectAccessible(page, 'console security');
-    await screenshot(page, 'console-security-1280-light');
+    await shoot(page, 'console-security');
 
     await page.getByRole('button', { name: /account menu/ }).click();
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
@@ -98,7 +111,7 @@ describe('staff second factor', () => {
     expect((await page.request.get('/api/console/overview')).status()).toBe(403);
     await transitionsDone(page);
     await expectAccessible(page, 'console second-factor check');
-    await screenshot(page, 'console-second-factor-check-1280-light');
+    await shoot(page, 'console-second-factor-check');
     await page.getByRole('button', { name: 'Use your passkey' }).click();
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     expect((await page.request.get('/api/console/staff')).status()).toBe(200);

@@ -57,6 +57,30 @@ export function secondFactorStatus(
   return { state: required ? 'enroll' : 'ok', required, methods };
 }
 
+/**
+ * Clears a member's factors and recovery codes (a lost phone): their sessions end, they sign in by
+ * link again and add a new factor. Audited with the reason. From the console an owner resets
+ * someone else only; the vendor's command line may reset anyone (a sole owner locked out).
+ */
+export async function resetStaffFactors(
+  deps: { db: Db; staff: Pick<StaffService, 'record'> },
+  id: string,
+  actor: StaffActor,
+  reason: string,
+): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    await staffRepository.lockStaffTable(tx);
+    const row = await staffRepository.findActiveById(tx, id);
+    if (!row) throw new AppError('NOT_FOUND', 'This staff member was not found');
+    if (actor.id !== null && row.id === actor.id) {
+      throw new AppError('CONFLICT', 'Manage your own factors under Security; another owner can reset them for you.');
+    }
+    const had = (await factors.list(tx, row.id)).map((f) => f.kind);
+    await factors.deleteAllOf(tx, row.id);
+    await deps.staff.record(tx, actor, { action: 'staff_factors_reset', reason, subject: row.email, data: { factors: had } });
+  });
+}
+
 /** Ten codes like `k7m2q-x9c4t` (50 random bits each), and how they are stored. */
 function newRecoveryCodes(): string[] {
   const alphabet = 'abcdefghjkmnpqrstuvwxyz23456789';
@@ -354,22 +378,9 @@ export function createStaffFactors(deps: {
     }
   }
 
-  /**
-   * An owner clears another member's factors and recovery codes (a lost phone): their sessions
-   * end, they sign in by link again and add a new factor. Audited with the owner's reason.
-   */
+  /** An owner's reset of another member's factors (resetStaffFactors). */
   async function resetFactors(id: string, actor: StaffActor, reason: string): Promise<void> {
-    await db.transaction(async (tx) => {
-      await staffRepository.lockStaffTable(tx);
-      const row = await staffRepository.findActiveById(tx, id);
-      if (!row) throw new AppError('NOT_FOUND', 'This staff member was not found');
-      if (actor.id !== null && row.id === actor.id) {
-        throw new AppError('CONFLICT', 'Manage your own factors under Security; another owner can reset them for you.');
-      }
-      const had = (await factors.list(tx, row.id)).map((f) => f.kind);
-      await factors.deleteAllOf(tx, row.id);
-      await staff.record(tx, actor, { action: 'staff_factors_reset', reason, subject: row.email, data: { factors: had } });
-    });
+    await resetStaffFactors({ db, staff }, id, actor, reason);
   }
 
   return {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Anchor, Button, Code, CopyButton, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Code, CopyButton, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconCheck, IconCopy, IconDeviceMobile, IconFingerprint } from '@tabler/icons-react';
 import { startRegistration } from '@simplewebauthn/browser';
 import type { AddFactorResponse, TotpEnrollment } from '@portal/contract';
@@ -158,12 +158,12 @@ function AddTotp({ onAdded }: { onAdded: (r: AddFactorResponse) => void }) {
   );
 }
 
-/** The two kinds of second factor, side by side: what the Security page and the set-up step offer. */
-export function AddFactor({ onAdded }: { onAdded: (r: AddFactorResponse) => void }) {
+/** The two kinds of second factor: what the Security page (side by side when wide) and the set-up step offer. */
+export function AddFactor({ onAdded, wide = false }: { onAdded: (r: AddFactorResponse) => void; wide?: boolean }) {
   return (
-    <Stack gap="md">
+    <SimpleGrid cols={{ base: 1, md: wide ? 2 : 1 }} spacing="md" style={{ alignItems: 'start' }}>
       <AddPasskey onAdded={onAdded} />
       <AddTotp onAdded={onAdded} />
-    </Stack>
+    </SimpleGrid>
   );
 }

@@ -130,7 +130,7 @@ export default function SecurityPage() {
             <Title order={2} size="h4">
               Add a second factor
             </Title>
-            <AddFactor onAdded={(r) => r.recoveryCodes && setCodes(r.recoveryCodes)} />
+            <AddFactor wide onAdded={(r) => r.recoveryCodes && setCodes(r.recoveryCodes)} />
           </Stack>
         </Stack>
       ) : null}
