@@ -130,7 +130,9 @@ const EnvSchema = z.object({
     .transform((v, ctx) => {
       const value = v.trim().toLowerCase();
       if (value === 'all') return [...STAFF_ROLES];
-      if (value === 'none' || value === '') return [];
+      // Empty is unset, as everywhere in this file: the default, never "none".
+      if (value === '') return ['owner', 'billing'] as StaffRole[];
+      if (value === 'none') return [];
       const roles = value.split(',').map((r) => r.trim());
       const unknown = roles.filter((r) => !(STAFF_ROLES as readonly string[]).includes(r));
       if (unknown.length > 0) {
