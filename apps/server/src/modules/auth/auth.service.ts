@@ -4,6 +4,7 @@ import type { Db, Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { randomSecret, sha256 } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
+import type { Within } from '../../lib/within';
 import type { IdentityClaims } from '../../providers/identity';
 import type { AuditService } from '../audit/audit.service';
 import type { OutboxService } from '../outbox/outbox.service';
@@ -29,7 +30,7 @@ export type AuthDeps = {
 export function createAuthService(deps: AuthDeps) {
   const { db, clock } = deps;
 
-  async function requestLink(email: string, to: string | undefined) {
+  async function requestLink(email: string, to: string | undefined, within?: Within) {
     const secret = randomSecret();
     const now = clock.now();
     const url = new URL('/login', deps.publicUrl);
@@ -50,6 +51,7 @@ export function createAuthService(deps: AuthDeps) {
         ...signInEmail({ url: url.toString(), minutes: LOGIN_LINK_TTL_MINUTES }),
         logHint: `Sign-in link for ${email}: ${url.toString()}`,
       });
+      await within?.(tx);
     });
     void deps.outbox.kick();
   }
