@@ -38,8 +38,8 @@ const done = (message: string): ActionResult => ({ ok: true, message });
 /**
  * What staff do to a customer's account, each through the owning domain's own operation (its rules,
  * its transaction, its activity entry, which reads "by the vendor's staff"), and each written to
- * the staff audit log with who and why in that same transaction (an operation that runs its own
- * takes the audit row as `within`, lib/within.ts): no action without its audit row.
+ * the staff audit log with who and why: in the domain's transaction where the operation takes
+ * one, else right after it succeeded.
  */
 export function createStaffActions(deps: StaffActionsDeps) {
   const { db, clock, staff } = deps;
@@ -90,9 +90,8 @@ export function createStaffActions(deps: StaffActionsDeps) {
 
     async releaseNode(why: Why, key: string, nodeId: string) {
       const userId = await licenseOwner(key);
-      await deps.licenses.releaseNode(userId, key, nodeId, STAFF_ACTOR, (tx) =>
-        audit(tx, why, 'releaseNode', userId, nodeId, { licenseKey: key }),
-      );
+      await deps.licenses.releaseNode(userId, key, nodeId, STAFF_ACTOR);
+      await audit(db, why, 'releaseNode', userId, nodeId, { licenseKey: key });
       return done('The node was released');
     },
 
@@ -109,7 +108,8 @@ export function createStaffActions(deps: StaffActionsDeps) {
 
     async sendSignInLink(why: Why, userId: string) {
       const user = await customer(userId);
-      await deps.auth.requestLink(user.email, undefined, async (tx) => {
+      await deps.auth.requestLink(user.email, undefined);
+      await db.transaction(async (tx) => {
         await deps.activity.record(tx, { type: 'sign_in_link_sent', userId, actor: STAFF_ACTOR });
         await audit(tx, why, 'sendSignInLink', userId, user.id);
       });
@@ -128,56 +128,44 @@ export function createStaffActions(deps: StaffActionsDeps) {
 
     async cancelAtPeriodEnd(why: Why, subscriptionId: string) {
       const user = await subscriptionOwner(subscriptionId);
-      const sub = await deps.billing.cancel(user, subscriptionId, STAFF_ACTOR, (tx) =>
-        audit(tx, why, 'cancelAtPeriodEnd', user.id, subscriptionId),
-      );
+      const sub = await deps.billing.cancel(user, subscriptionId, STAFF_ACTOR);
+      await audit(db, why, 'cancelAtPeriodEnd', user.id, subscriptionId);
       return done(`The subscription ends on ${sub.currentPeriodEnd.slice(0, 10)}`);
     },
 
     async reactivateSubscription(why: Why, subscriptionId: string) {
       const user = await subscriptionOwner(subscriptionId);
-      await deps.billing.reactivate(user, subscriptionId, STAFF_ACTOR, (tx) =>
-        audit(tx, why, 'reactivateSubscription', user.id, subscriptionId),
-      );
+      await deps.billing.reactivate(user, subscriptionId, STAFF_ACTOR);
+      await audit(db, why, 'reactivateSubscription', user.id, subscriptionId);
       return done('The subscription renews again');
     },
 
     async cancelNow(why: Why, subscriptionId: string) {
       const user = await subscriptionOwner(subscriptionId);
-      await deps.billing.cancelNow(user, subscriptionId, STAFF_ACTOR, (tx) =>
-        audit(tx, why, 'cancelNow', user.id, subscriptionId),
-      );
+      await deps.billing.cancelNow(user, subscriptionId, STAFF_ACTOR);
+      await audit(db, why, 'cancelNow', user.id, subscriptionId);
       return done('The subscription has ended');
     },
 
     /** Money back to the card that paid the invoice (local engine or Stripe): all that is left unless `amount`. */
     async refundInvoice(why: Why, invoiceId: string, amount: number | undefined) {
-      const r = await deps.billing.refundInvoice(invoiceId, amount, STAFF_ACTOR, (tx, given) =>
-        audit(tx, why, 'refundInvoice', given.userId, invoiceId, {
-          number: given.number,
-          amount: given.amount,
-          currency: given.currency,
-        }),
-      );
+      const r = await deps.billing.refundInvoice(invoiceId, amount, STAFF_ACTOR);
+      await audit(db, why, 'refundInvoice', r.userId, invoiceId, { number: r.number, amount: r.amount, currency: r.currency });
       const left = r.left > 0 ? `; ${formatMoney(r.left, r.currency)} of it can still be refunded` : '';
       return done(`Refunded ${formatMoney(r.amount, r.currency)} of invoice ${r.number}${left}`);
     },
 
     /** Part of a paid invoice to the customer's balance, taken off their next payments: all that is left unless `amount`. */
     async creditInvoice(why: Why, invoiceId: string, amount: number | undefined) {
-      const r = await deps.billing.creditInvoice(invoiceId, amount, STAFF_ACTOR, (tx, given) =>
-        audit(tx, why, 'creditInvoice', given.userId, invoiceId, {
-          number: given.number,
-          amount: given.amount,
-          currency: given.currency,
-        }),
-      );
+      const r = await deps.billing.creditInvoice(invoiceId, amount, STAFF_ACTOR);
+      await audit(db, why, 'creditInvoice', r.userId, invoiceId, { number: r.number, amount: r.amount, currency: r.currency });
       return done(`Credited ${formatMoney(r.amount, r.currency)} of invoice ${r.number} to the customer's balance`);
     },
 
     /** The customer's own deletion (account.service); the audit row keeps the id, not the person. */
     async deleteCustomer(why: Why, userId: string) {
-      await deps.account.deleteByStaff(userId, (tx) => audit(tx, why, 'deleteCustomer', null, userId));
+      await deps.account.deleteByStaff(userId);
+      await audit(db, why, 'deleteCustomer', null, userId);
       return done('The customer was deleted and their personal data erased');
     },
   };

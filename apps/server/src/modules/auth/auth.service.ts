@@ -4,7 +4,6 @@ import type { Db, Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { randomSecret, sha256 } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
-import type { Within } from '../../lib/within';
 import type { IdentityClaims } from '../../providers/identity';
 import type { AuditService } from '../audit/audit.service';
 import type { OutboxService } from '../outbox/outbox.service';
@@ -30,7 +29,7 @@ export type AuthDeps = {
 export function createAuthService(deps: AuthDeps) {
   const { db, clock } = deps;
 
-  async function requestLink(email: string, to: string | undefined, within?: Within) {
+  async function requestLink(email: string, to: string | undefined) {
     const secret = randomSecret();
     const now = clock.now();
     const url = new URL('/login', deps.publicUrl);
@@ -51,7 +50,6 @@ export function createAuthService(deps: AuthDeps) {
         ...signInEmail({ url: url.toString(), minutes: LOGIN_LINK_TTL_MINUTES }),
         logHint: `Sign-in link for ${email}: ${url.toString()}`,
       });
-      await within?.(tx);
     });
     void deps.outbox.kick();
   }

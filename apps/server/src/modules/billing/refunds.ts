@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, notFound } from '../../lib/errors';
-import type { Within } from '../../lib/within';
 import type { RefundableInvoice } from '../../providers/billing/gateway';
 import type { BillingContext } from './billing-context';
 import { formatMoney } from './billing-documents';
@@ -45,13 +44,7 @@ export function createRefunds(ctx: BillingContext) {
    * whoever's it is; `actor` is who the customer's activity names. Unknown or no longer a
    * customer's: 404; nothing (more) to give back: 409.
    */
-  async function giveBack(
-    kind: GiveBack,
-    invoiceId: string,
-    amount: number | undefined,
-    actor: string,
-    within?: Within<GivenBack>,
-  ): Promise<GivenBack> {
+  async function giveBack(kind: GiveBack, invoiceId: string, amount: number | undefined, actor: string): Promise<GivenBack> {
     const opId = randomUUID();
     return db.transaction(async (tx) => {
       for (const gateway of ctx.gateways) {
@@ -77,18 +70,14 @@ export function createRefunds(ctx: BillingContext) {
           currency: made.currency,
           inFull: left <= 0,
         });
-        const given = { userId, number: inv.number, amount: made.amount, currency: made.currency, left };
-        await within?.(tx, given);
-        return given;
+        return { userId, number: inv.number, amount: made.amount, currency: made.currency, left };
       }
       throw notFound('The invoice');
     });
   }
 
   return {
-    refundInvoice: (invoiceId: string, amount: number | undefined, actor: string, within?: Within<GivenBack>) =>
-      giveBack('refund', invoiceId, amount, actor, within),
-    creditInvoice: (invoiceId: string, amount: number | undefined, actor: string, within?: Within<GivenBack>) =>
-      giveBack('credit', invoiceId, amount, actor, within),
+    refundInvoice: (invoiceId: string, amount: number | undefined, actor: string) => giveBack('refund', invoiceId, amount, actor),
+    creditInvoice: (invoiceId: string, amount: number | undefined, actor: string) => giveBack('credit', invoiceId, amount, actor),
   };
 }

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { ChangePreview, Interval, Subscription } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { AppError, notFound } from '../../lib/errors';
-import type { Within } from '../../lib/within';
 import type { PaymentGateway, PlannedChange } from '../../providers/billing/gateway';
 import { billToOf, type BillingContext, type BillingUser } from './billing-context';
 import { billingRepository as repo, type SubscriptionRow } from './billing.repository';
@@ -21,15 +20,12 @@ export function createSubscriptionChanges(ctx: BillingContext, renewals: Pick<Re
     user: BillingUser,
     subscriptionId: string,
     fn: (tx: Tx, sub: SubscriptionRow, gateway: PaymentGateway) => Promise<SubscriptionRow>,
-    within?: Within<SubscriptionRow>,
   ): Promise<Subscription> {
     const row = await db.transaction(async (tx) => {
       const locked = await repo.findSubscription(tx, user.id, subscriptionId, true);
       if (!locked) throw notFound('The subscription');
       const sub = await renewals.catchUp(tx, locked);
-      const changed = await fn(tx, sub, ctx.gatewayFor(sub.provider));
-      await within?.(tx, changed);
-      return changed;
+      return fn(tx, sub, ctx.gatewayFor(sub.provider));
     });
     void outbox.kick();
     return ctx.withKey(row);
@@ -83,87 +79,57 @@ export function createSubscriptionChanges(ctx: BillingContext, renewals: Pick<Re
      * Cancel at period end: the license stays valid until then. Cancelling twice changes nothing.
      * `actor` is the customer, or the vendor's staff acting for them (the console).
      */
-    async cancel(
-      user: BillingUser,
-      subscriptionId: string,
-      actor: string = user.email,
-      within?: Within<SubscriptionRow>,
-    ): Promise<Subscription> {
-      return mutate(
-        user,
-        subscriptionId,
-        async (tx, sub, gateway) => {
-          if (!mayChange(sub, { kind: 'cancel' }, clock.now())) return sub;
-          const row = await ctx.applyState(tx, sub, await gateway.setCancelAtPeriodEnd(tx, sub, true, randomUUID()));
-          await audit.record(tx, {
-            type: 'subscription_cancelled',
-            userId: user.id,
-            actor,
-            subscription: sub,
-            endsOn: sub.currentPeriodEnd,
-            by: 'customer',
-          });
-          await ctx.sendMail(tx, {
-            to: user.email,
-            template: 'subscription-cancelled',
-            data: { summary: describe(sub), accessUntil: sub.currentPeriodEnd.toISOString(), url: ctx.billingUrl },
-          });
-          return row;
-        },
-        within,
-      );
+    async cancel(user: BillingUser, subscriptionId: string, actor: string = user.email): Promise<Subscription> {
+      return mutate(user, subscriptionId, async (tx, sub, gateway) => {
+        if (!mayChange(sub, { kind: 'cancel' }, clock.now())) return sub;
+        const row = await ctx.applyState(tx, sub, await gateway.setCancelAtPeriodEnd(tx, sub, true, randomUUID()));
+        await audit.record(tx, {
+          type: 'subscription_cancelled',
+          userId: user.id,
+          actor,
+          subscription: sub,
+          endsOn: sub.currentPeriodEnd,
+          by: 'customer',
+        });
+        await ctx.sendMail(tx, {
+          to: user.email,
+          template: 'subscription-cancelled',
+          data: { summary: describe(sub), accessUntil: sub.currentPeriodEnd.toISOString(), url: ctx.billingUrl },
+        });
+        return row;
+      });
     },
 
     /** Undo a cancellation before the period ends; no charge until the period ends. */
-    async reactivate(
-      user: BillingUser,
-      subscriptionId: string,
-      actor: string = user.email,
-      within?: Within<SubscriptionRow>,
-    ): Promise<Subscription> {
-      return mutate(
-        user,
-        subscriptionId,
-        async (tx, sub, gateway) => {
-          if (!mayChange(sub, { kind: 'reactivate' }, clock.now())) return sub;
-          const row = await ctx.applyState(tx, sub, await gateway.setCancelAtPeriodEnd(tx, sub, false, randomUUID()));
-          await audit.record(tx, {
-            type: 'subscription_reactivated',
-            userId: user.id,
-            actor,
-            subscription: sub,
-            renewsOn: sub.currentPeriodEnd,
-          });
-          return row;
-        },
-        within,
-      );
+    async reactivate(user: BillingUser, subscriptionId: string, actor: string = user.email): Promise<Subscription> {
+      return mutate(user, subscriptionId, async (tx, sub, gateway) => {
+        if (!mayChange(sub, { kind: 'reactivate' }, clock.now())) return sub;
+        const row = await ctx.applyState(tx, sub, await gateway.setCancelAtPeriodEnd(tx, sub, false, randomUUID()));
+        await audit.record(tx, {
+          type: 'subscription_reactivated',
+          userId: user.id,
+          actor,
+          subscription: sub,
+          renewsOn: sub.currentPeriodEnd,
+        });
+        return row;
+      });
     },
 
     /**
      * Ends the subscription now (the vendor's console): the provider stops it, the license expires
      * now, nothing is refunded. An ended subscription is a 409.
      */
-    async cancelNow(
-      user: BillingUser,
-      subscriptionId: string,
-      actor: string,
-      within?: Within<SubscriptionRow>,
-    ): Promise<Subscription> {
-      return mutate(
-        user,
-        subscriptionId,
-        async (tx, sub, gateway) => {
-          if (sub.status === 'canceled') throw new AppError('CONFLICT', 'This subscription has already ended');
-          const now = clock.now();
-          await gateway.cancelNow(tx, sub, randomUUID());
-          const row = await ctx.applyState(tx, sub, endedNow(sub, now));
-          if (hasAccess(sub)) await licenses.expireForSubscription(tx, sub.id, now, actor);
-          await audit.record(tx, { type: 'subscription_ended', userId: user.id, actor, subscription: sub });
-          return row;
-        },
-        within,
-      );
+    async cancelNow(user: BillingUser, subscriptionId: string, actor: string): Promise<Subscription> {
+      return mutate(user, subscriptionId, async (tx, sub, gateway) => {
+        if (sub.status === 'canceled') throw new AppError('CONFLICT', 'This subscription has already ended');
+        const now = clock.now();
+        await gateway.cancelNow(tx, sub, randomUUID());
+        const row = await ctx.applyState(tx, sub, endedNow(sub, now));
+        if (hasAccess(sub)) await licenses.expireForSubscription(tx, sub.id, now, actor);
+        await audit.record(tx, { type: 'subscription_ended', userId: user.id, actor, subscription: sub });
+        return row;
+      });
     },
 
     /** The exact amount a quantity or interval change would charge now (same arithmetic as the change). */

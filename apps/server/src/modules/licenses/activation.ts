@@ -2,7 +2,6 @@ import type { ActivateResponse } from '@portal/contract';
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
-import type { Within } from '../../lib/within';
 import type { AuditService } from '../audit/audit.service';
 import { inactiveMessage, KEY_HOLDER_ACTOR, plural, statusOf, toLicense, toNode } from './license-rules';
 import { licensesRepository as repo, type NodeRow } from './licenses.repository';
@@ -69,7 +68,7 @@ export function createActivation(deps: ActivationDeps) {
   }
 
   /** Frees the slot of a retired machine; the owner's call only. */
-  async function releaseNode(userId: string, key: string, nodeId: string, actor: string, within?: Within): Promise<void> {
+  async function releaseNode(userId: string, key: string, nodeId: string, actor: string): Promise<void> {
     await db.transaction(async (tx) => {
       // The license's row lock before the node's, in activation's order, so the two cannot deadlock.
       const license = await repo.lockOwned(tx, userId, key);
@@ -79,7 +78,6 @@ export function createActivation(deps: ActivationDeps) {
       if (!node) throw new AppError('NOT_FOUND', 'This node was not found on this license');
       await repo.addActiveNodes(tx, license.id, -1);
       await audit.record(tx, { type: 'node_released', userId, actor, license: { id: license.id, key }, node });
-      await within?.(tx);
     });
     lastSeen.forget(nodeId);
   }

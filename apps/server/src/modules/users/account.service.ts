@@ -1,6 +1,5 @@
 import { RECENT_SIGN_IN_MINUTES, type AccountExport, type AuditEvent, type Page } from '@portal/contract';
 import { AppError, notFound } from '../../lib/errors';
-import type { Within } from '../../lib/within';
 import type { ServiceDeps } from '../../services';
 import type { AuditService } from '../audit/audit.service';
 import type { BillingService } from '../billing/billing.service';
@@ -90,11 +89,11 @@ export function createAccountService(deps: AccountServiceDeps) {
    * The same deletion, asked for by the customer through the vendor's staff (the console): no
    * recent sign-in of the customer's to check; an unknown or already deleted account is a 404.
    */
-  async function deleteByStaff(userId: string, within?: Within): Promise<void> {
-    await erase(userId, () => notFound('The customer'), within);
+  async function deleteByStaff(userId: string): Promise<void> {
+    await erase(userId, () => notFound('The customer'));
   }
 
-  async function erase(userId: string, missing: () => AppError, within?: Within): Promise<void> {
+  async function erase(userId: string, missing: () => AppError): Promise<void> {
     const now = clock.now();
     await db.transaction(async (tx) => {
       const user = await deps.users.lockForErasure(tx, userId);
@@ -107,7 +106,6 @@ export function createAccountService(deps: AccountServiceDeps) {
       await deps.users.eraseForUser(tx, user.id);
       // Kept without a user (the row is gone): the vendor can see that and when an account was deleted.
       await audit.record(tx, { type: 'account_deleted', userId: null, actor: DELETION_ACTOR, accountId: user.id });
-      await within?.(tx);
       // The confirmation is queued with the deletion: the address leaves the database with the row,
       // and lives on only in this job until it is sent (the outbox blanks a sent job's payload).
       await deps.outbox.enqueue(tx, 'email', {
