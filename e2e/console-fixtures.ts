@@ -55,7 +55,10 @@ export const it = base.extend('staff', async ({ browser }) => {
     await signInStaff(b.page, CONSOLE_OWNER);
     if (role === 'owner') return { ...b, email: CONSOLE_OWNER, role };
     const email = uniqueEmail(role, 'vendor.example');
-    const added = await b.context.request.post(`${consoleUrl}/api/console/staff`, { data: { email, role }, headers: sameOrigin });
+    const added = await b.context.request.post(`${consoleUrl}/api/console/staff`, {
+      data: { email, role, reason: 'Browser test member' },
+      headers: sameOrigin,
+    });
     if (added.status() !== 201 && added.status() !== 200)
       throw new Error(`adding ${role} staff failed: ${added.status()} ${await added.text()}`);
     await signInStaff(b.page, email);

@@ -80,7 +80,7 @@ describe('vendor console', () => {
     expect(await page.getByRole('link', { name: 'Staff' }).count()).toBe(0);
   });
 
-  it('an owner adds a staff member, changes their role and removes them after confirming', async ({ staff }) => {
+  it('an owner adds a staff member, changes their role and removes them, each with a reason', async ({ staff }) => {
     const { page } = await staff('owner');
     const email = uniqueEmail('newcomer', 'vendor.example');
     await page.goto('/staff');
@@ -92,6 +92,7 @@ describe('vendor console', () => {
     const add = page.getByRole('dialog', { name: 'Add staff member' });
     await add.getByRole('textbox', { name: /E-mail address/ }).fill(email);
     await add.getByRole('radio', { name: 'Support' }).check();
+    await add.getByRole('textbox', { name: /Reason/ }).fill('Joins the support team');
     await expectAccessible(page, 'console add-staff dialog');
     await add.getByRole('button', { name: 'Add staff member' }).click();
     await add.waitFor({ state: 'hidden' });
@@ -100,6 +101,10 @@ describe('vendor console', () => {
 
     await role.click();
     await page.getByRole('option', { name: 'Billing' }).click();
+    const change = page.getByRole('dialog', { name: 'Change role' });
+    await change.getByRole('textbox', { name: /Reason/ }).fill('Moves to accounts');
+    await change.getByRole('button', { name: 'Change role' }).click();
+    await change.waitFor({ state: 'hidden' });
     await expect.poll(() => role.inputValue()).toBe('Billing');
     const roleOf = async () => {
       const { items } = (await (await page.request.get('/api/console/staff')).json()) as {
@@ -112,6 +117,7 @@ describe('vendor console', () => {
     await page.getByRole('button', { name: `Remove ${email}` }).click();
     const remove = page.getByRole('dialog', { name: 'Remove staff member' });
     await remove.getByText(email).waitFor();
+    await remove.getByRole('textbox', { name: /Reason/ }).fill('Left the company');
     await expectAccessible(page, 'console remove-staff dialog');
     await remove.getByRole('button', { name: 'Remove' }).click();
     await remove.waitFor({ state: 'hidden' });

@@ -72,6 +72,9 @@ async function startPortalOnce(
     CONSOLE_HOST: '127.0.0.1',
     CONSOLE_PUBLIC_URL: consoleUrl,
     CONSOLE_BOOTSTRAP_EMAIL: CONSOLE_OWNER,
+    // The console's specs are about what staff do; the second factor's spec starts a server of its
+    // own with the shipped default (owner,billing) and goes through it in the browser.
+    CONSOLE_REQUIRE_SECOND_FACTOR: 'none',
     ...env,
   };
   delete all.DATABASE_URL;

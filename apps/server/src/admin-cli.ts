@@ -209,6 +209,7 @@ async function run(
       case 'staff-add':
       case 'staff-list':
       case 'staff-remove':
+      case 'staff-reset-factors':
         await runStaffCommand(command, database.db, out);
         return;
       case 'revoke': {

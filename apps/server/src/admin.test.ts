@@ -199,6 +199,10 @@ describe('npm run admin -- staff', () => {
     const removed = await admin('staff', 'remove', '--email', 'help@vendor.example');
     expect(removed.code, removed.stderr).toBe(0);
     expect(removed.stdout).toContain('Removed help@vendor.example from the console staff');
+    // A sole owner who lost their passkey and their recovery codes: the vendor resets their factors.
+    const reset = await admin('staff', 'reset-factors', '--email', 'owner@vendor.example');
+    expect(reset.code, reset.stderr).toBe(0);
+    expect(reset.stdout).toContain('Reset the second factors of owner@vendor.example');
   });
 
   it('refuses bad staff arguments with status 2 and a clear message', async () => {

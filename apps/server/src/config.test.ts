@@ -56,6 +56,8 @@ describe('loadConfig', () => {
     [{ CONSOLE_PUBLIC_URL: 'ftp://x' }, 'CONSOLE_PUBLIC_URL'],
     [{ CONSOLE_PUBLIC_URL: 'http://localhost:3000' }, 'CONSOLE_PUBLIC_URL'],
     [{ CONSOLE_BOOTSTRAP_EMAIL: 'not an address' }, 'CONSOLE_BOOTSTRAP_EMAIL'],
+    [{ CONSOLE_REQUIRE_SECOND_FACTOR: 'owner,admin' }, 'CONSOLE_REQUIRE_SECOND_FACTOR'],
+    [{ CONSOLE_SESSION_IDLE_MINUTES: '0' }, 'CONSOLE_SESSION_IDLE_MINUTES'],
   ])('stops on %j with a message naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name}: `));
@@ -75,10 +77,21 @@ describe('loadConfig', () => {
       publicUrl: 'http://localhost:3001',
       secureCookies: false,
       bootstrapEmail: undefined,
+      requireSecondFactor: ['owner', 'billing'],
+      sessionIdleMinutes: 60,
     });
     expect(loadConfig({ CONSOLE_PORT: '0' }).console.port).toBe(0);
     expect(
       loadConfig({ CONSOLE_PUBLIC_URL: 'https://console.example.com/', CONSOLE_BOOTSTRAP_EMAIL: ' Owner@Example.com ' }).console,
     ).toMatchObject({ publicUrl: 'https://console.example.com', secureCookies: true, bootstrapEmail: 'owner@example.com' });
+  });
+
+  it('reads which staff roles need a second factor: a list, all or none', () => {
+    const roles = (v: string) => loadConfig({ CONSOLE_REQUIRE_SECOND_FACTOR: v }).console.requireSecondFactor;
+    expect(roles('all')).toEqual(['owner', 'support', 'billing']);
+    expect(roles('none')).toEqual([]);
+    expect(roles(' ')).toEqual(['owner', 'billing']);
+    expect(roles(' Support , owner ')).toEqual(['support', 'owner']);
+    expect(loadConfig({ CONSOLE_SESSION_IDLE_MINUTES: '15' }).console.sessionIdleMinutes).toBe(15);
   });
 });

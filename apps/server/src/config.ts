@@ -3,6 +3,7 @@ import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } 
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { STAFF_ROLES, type StaffRole } from '@portal/contract';
 
 const optionalString = z
   .string()
@@ -132,6 +133,32 @@ const EnvSchema = z.object({
       .transform((v) => v.toLowerCase())
       .optional(),
   ),
+  /**
+   * The staff roles that must add a second factor (passkey or authenticator app) after the
+   * e-mailed link: a comma-separated list of roles, `all` or `none`.
+   */
+  CONSOLE_REQUIRE_SECOND_FACTOR: z
+    .string()
+    .default('owner,billing')
+    .transform((v, ctx) => {
+      const value = v.trim().toLowerCase();
+      if (value === 'all') return [...STAFF_ROLES];
+      // Empty is unset, as everywhere in this file: the default, never "none".
+      if (value === '') return ['owner', 'billing'] as StaffRole[];
+      if (value === 'none') return [];
+      const roles = value.split(',').map((r) => r.trim());
+      const unknown = roles.filter((r) => !(STAFF_ROLES as readonly string[]).includes(r));
+      if (unknown.length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be "all", "none" or roles among ${STAFF_ROLES.join(', ')} separated by commas, not "${unknown.join(', ')}"`,
+        });
+        return z.NEVER;
+      }
+      return [...new Set(roles)] as StaffRole[];
+    }),
+  /** A staff session ends after this many minutes without a request. */
+  CONSOLE_SESSION_IDLE_MINUTES: int(60, 1, 24 * 60),
   WORKERS: z
     .enum(['true', 'false'])
     .default('true')
@@ -260,6 +287,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       publicUrl: consoleUrl,
       secureCookies: consoleUrl.startsWith('https://'),
       bootstrapEmail: e.CONSOLE_BOOTSTRAP_EMAIL,
+      /** Roles that must add and confirm a second factor (docs/decisions/070-staff-second-factor.md). */
+      requireSecondFactor: e.CONSOLE_REQUIRE_SECOND_FACTOR as readonly StaffRole[],
+      sessionIdleMinutes: e.CONSOLE_SESSION_IDLE_MINUTES,
     },
   };
 }

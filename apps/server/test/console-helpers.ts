@@ -11,7 +11,9 @@ export const CONSOLE_ORIGIN = 'http://localhost:3001';
  * and clock, as server.ts puts them together.
  */
 export async function buildConsoleTestApp(env: Record<string, string> = {}) {
-  const portal = await buildTestApp(env);
+  // Most console tests are about what a role may do, not about the second factor: their staff
+  // need none unless a test asks (test/console/second-factor*.test.ts run with the default).
+  const portal = await buildTestApp({ CONSOLE_REQUIRE_SECOND_FACTOR: 'none', ...env });
   const consoleApp = await buildConsoleApp(portal.config, {
     services: portal.app.ctx.services,
     limitLinkAddress: portal.app.ctx.limitLinkAddress,
@@ -24,7 +26,7 @@ export async function buildConsoleTestApp(env: Record<string, string> = {}) {
 
   /** Adds a staff member through the staff service (as the CLI does). */
   async function addStaff(email: string, role: StaffRole) {
-    return consoleApp.consoleCtx.staff.add(email, role, CLI_ACTOR);
+    return consoleApp.consoleCtx.staff.add(email, role, CLI_ACTOR, 'Test set-up');
   }
 
   /** The secret of the console sign-in link last e-mailed to `email`. */

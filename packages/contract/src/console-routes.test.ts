@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONSOLE_API, CONSOLE_ROUTES, consoleMay, consolePath, type ConsoleRouteId } from './index';
+import { CONSOLE_API, CONSOLE_ROUTES, consoleMay, consoleOpenIn, consolePath, type ConsoleRouteId } from './index';
 
 describe('console routes', () => {
   it('puts every route under the console prefix, once', () => {
@@ -24,6 +24,25 @@ describe('console routes', () => {
     expect(consoleMay('support', 'cancelNow')).toBe(false);
     expect(consoleMay('billing', 'cancelNow')).toBe(true);
     expect(consoleMay('billing', 'releaseNode')).toBe(false);
+  });
+
+  it('opens a session short of its second factor only to the steps that complete it', () => {
+    const ids = Object.keys(CONSOLE_ROUTES) as ConsoleRouteId[];
+    const open = (state: 'verify' | 'enroll') =>
+      ids.filter((id) => CONSOLE_ROUTES[id].roles !== null && consoleOpenIn(state, id)).sort();
+    expect(open('verify')).toEqual(['checkCode', 'checkPasskey', 'me', 'startPasskeyCheck']);
+    expect(open('enroll')).toEqual([
+      'addPasskey',
+      'addTotp',
+      'listFactors',
+      'me',
+      'startPasskeyRegistration',
+      'startTotpEnrollment',
+    ]);
+    for (const id of ids) expect(consoleOpenIn('ok', id)).toBe(true);
+    // Sign-in itself needs no session, so no factor either.
+    expect(consoleOpenIn('verify', 'signOut')).toBe(true);
+    expect(consoleOpenIn('enroll', 'refundInvoice')).toBe(false);
   });
 
   it('fills path parameters, encoded', () => {

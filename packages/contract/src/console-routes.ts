@@ -1,4 +1,4 @@
-import type { StaffRole } from './console-auth';
+import type { SecondFactorState, StaffRole } from './console-auth';
 
 const ALL: readonly StaffRole[] = ['owner', 'support', 'billing'];
 const OWNER: readonly StaffRole[] = ['owner'];
@@ -13,7 +13,16 @@ type RouteEntry = {
   path: string;
   /** Roles allowed; `null` for the sign-in routes that need no session. */
   roles: readonly StaffRole[] | null;
+  /**
+   * The sessions still short of their second factor that may call it (`verify`: a factor to
+   * confirm, `enroll`: none while the role requires one); every other route answers them 403
+   * SECOND_FACTOR_REQUIRED.
+   */
+  pending?: readonly Exclude<SecondFactorState, 'ok'>[];
 };
+
+const VERIFY = ['verify'] as const;
+const ENROLL = ['enroll'] as const;
 
 /**
  * Every console route: its id (one name in every layer), method, path and the staff roles that
@@ -28,10 +37,31 @@ export const CONSOLE_ROUTES = {
   requestLink: { method: 'POST', path: '/api/console/auth/link', roles: PUBLIC },
   exchangeLink: { method: 'POST', path: '/api/console/auth/link/:id', roles: PUBLIC },
   signOut: { method: 'POST', path: '/api/console/auth/logout', roles: PUBLIC },
-  me: { method: 'GET', path: '/api/console/auth/me', roles: ALL },
+  me: { method: 'GET', path: '/api/console/auth/me', roles: ALL, pending: ['verify', 'enroll'] },
   authOptions: { method: 'GET', path: '/api/console/auth/options', roles: PUBLIC },
   googleStart: { method: 'GET', path: '/api/console/auth/google', roles: PUBLIC },
   googleCallback: { method: 'GET', path: '/api/console/auth/google/callback', roles: PUBLIC },
+
+  startPasskeyCheck: {
+    method: 'POST',
+    path: '/api/console/auth/second-factor/passkey/options',
+    roles: ALL,
+    pending: VERIFY,
+  },
+  checkPasskey: { method: 'POST', path: '/api/console/auth/second-factor/passkey', roles: ALL, pending: VERIFY },
+  checkCode: { method: 'POST', path: '/api/console/auth/second-factor/code', roles: ALL, pending: VERIFY },
+  listFactors: { method: 'GET', path: '/api/console/auth/factors', roles: ALL, pending: ENROLL },
+  startPasskeyRegistration: {
+    method: 'POST',
+    path: '/api/console/auth/factors/passkey/options',
+    roles: ALL,
+    pending: ENROLL,
+  },
+  addPasskey: { method: 'POST', path: '/api/console/auth/factors/passkey', roles: ALL, pending: ENROLL },
+  startTotpEnrollment: { method: 'POST', path: '/api/console/auth/factors/totp/options', roles: ALL, pending: ENROLL },
+  addTotp: { method: 'POST', path: '/api/console/auth/factors/totp', roles: ALL, pending: ENROLL },
+  removeFactor: { method: 'DELETE', path: '/api/console/auth/factors/:factorId', roles: ALL },
+  regenerateRecoveryCodes: { method: 'POST', path: '/api/console/auth/recovery-codes', roles: ALL },
 
   search: { method: 'GET', path: '/api/console/search', roles: ALL },
   getCustomer: { method: 'GET', path: '/api/console/customers/:userId', roles: ALL },
@@ -46,6 +76,7 @@ export const CONSOLE_ROUTES = {
   addStaff: { method: 'POST', path: '/api/console/staff', roles: OWNER },
   updateStaff: { method: 'PATCH', path: '/api/console/staff/:id', roles: OWNER },
   removeStaff: { method: 'DELETE', path: '/api/console/staff/:id', roles: OWNER },
+  resetStaffFactors: { method: 'POST', path: '/api/console/staff/:id/reset-factors', roles: OWNER },
 
   suspendLicense: { method: 'POST', path: '/api/console/licenses/:licenseKey/suspend', roles: SUPPORT },
   resumeLicense: { method: 'POST', path: '/api/console/licenses/:licenseKey/resume', roles: SUPPORT },
@@ -73,6 +104,13 @@ export const CONSOLE_ROUTES = {
 } as const satisfies Record<string, RouteEntry>;
 
 export type ConsoleRouteId = keyof typeof CONSOLE_ROUTES;
+
+/** May a session in second-factor state `state` call route `id`? (`ok`: whatever the role allows.) */
+export function consoleOpenIn(state: SecondFactorState, id: ConsoleRouteId): boolean {
+  if (state === 'ok') return true;
+  const entry: RouteEntry = CONSOLE_ROUTES[id];
+  return entry.roles === null || (entry.pending ?? []).includes(state);
+}
 
 /** May a staff member with `role` call route `id`? (Sign-in routes: always.) */
 export function consoleMay(role: StaffRole, id: ConsoleRouteId): boolean {

@@ -23,6 +23,7 @@ const LicensesPage = lazy(() => import('../features/lists/components/licenses-pa
 const InvoicesPage = lazy(() => import('../features/lists/components/invoices-page'));
 const AuditPage = lazy(() => import('../features/audit/components/audit-page'));
 const StaffPage = lazy(() => import('../features/staff/components/staff-page'));
+const SecurityPage = lazy(() => import('../features/security/components/security-page'));
 
 /** The console's route table: /login, then the signed-in shell; any other path goes to the overview. */
 export const routes: RouteObject[] = [
@@ -51,6 +52,7 @@ export const routes: RouteObject[] = [
       { path: '/invoices', element: page(InvoicesPage) },
       { path: '/audit', element: page(AuditPage) },
       { path: '/staff', element: page(StaffPage) },
+      { path: '/security', element: page(SecurityPage) },
     ],
   },
   { path: '*', element: <Navigate to="/overview" replace /> },

@@ -13,6 +13,7 @@ export const TAGS = [
   'Staff',
   'Audit',
   'Search',
+  'Factors',
 ] as const;
 
 /** Every call goes to the console's own listener; paths come from the contract's CONSOLE_ROUTES. */

@@ -43,7 +43,9 @@ export function renderRoutes(
   routes: RouteObject[],
   { path = '/', as = staff('owner') }: { path?: string; as?: Staff | null } = {},
 ) {
-  const store = makeStore({ session: { checking: false, staff: as } });
+  const store = makeStore({
+    session: { checking: false, staff: as, secondFactor: as ? { state: 'ok', required: false, methods: [] } : null },
+  });
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const wrapper = ({ children }: { children: ReactNode }) => <Providers store={store}>{children}</Providers>;
   return { ...render(<RouterProvider router={router} />, { wrapper }), store, router };

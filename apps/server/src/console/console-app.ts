@@ -2,10 +2,11 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import type { Config } from '../config';
+import { persistentSecret, type Config } from '../config';
 import type { Db } from '../db/client';
 import type { Clock } from '../lib/clock';
 import { memoryRateLimiter } from '../lib/rate-limiter';
+import { secretBox } from '../lib/secret-box';
 import { serverRoot } from '../lib/server-root';
 import { registerErrorHandling } from '../plugins/errors';
 import { createFastify } from '../plugins/fastify-base';
@@ -22,9 +23,11 @@ import { customersRoutes } from './routes/customers.routes';
 import { reportsRoutes } from './routes/reports.routes';
 import { createLists } from './lists';
 import { createOverview } from './overview';
+import { secondFactorRoutes } from './routes/second-factor.routes';
 import { staffRoutes } from './routes/staff.routes';
 import { createStaffActions } from './staff-actions';
 import { createStaffAuth, STAFF_ABSOLUTE_MS } from './staff-auth';
+import { createStaffFactors } from './staff-factors';
 import { registerStaffGuard, staffCookie } from './staff-guard';
 import { createStaffService } from './staff.service';
 
@@ -70,7 +73,25 @@ export async function buildConsoleApp(config: Config, deps: ConsoleDeps): Promis
 
   const { db, clock, services } = deps;
   const staff = createStaffService({ db, clock });
-  const auth = createStaffAuth({ db, clock, consoleUrl: config.console.publicUrl, outbox: services.outbox });
+  const auth = createStaffAuth({
+    db,
+    clock,
+    consoleUrl: config.console.publicUrl,
+    outbox: services.outbox,
+    staff,
+    idleMinutes: config.console.sessionIdleMinutes,
+    requireSecondFactor: config.console.requireSecondFactor,
+  });
+  const factors = createStaffFactors({
+    db,
+    clock,
+    staff,
+    // The server's secret, as Google sign-in's state cookie uses it (SESSION_SECRET or DATA_DIR's).
+    box: secretBox(config.sessionSecret ?? persistentSecret(config.dataDir, 'session-secret'), 'console-totp'),
+    consoleUrl: config.console.publicUrl,
+    rpName: `${config.brand.name} console`,
+    requireFor: config.console.requireSecondFactor,
+  });
   const cookie = staffCookie({ secure: config.console.secureCookies, maxAgeSeconds: STAFF_ABSOLUTE_MS / 1000 });
   const limiter = memoryRateLimiter();
   const rateLimit = createRateLimit(limiter);
@@ -86,7 +107,10 @@ export async function buildConsoleApp(config: Config, deps: ConsoleDeps): Promis
 
   await app.register(consoleAuthRoutes, { config, auth, cookie, rateLimit });
   await app.register(consoleGoogleRoutes, { config, auth, clock, cookie, rateLimit, limiter });
-  await app.register(staffRoutes, { staff });
+  // Second-factor attempts are counted on the app's clock, so tests can let a minute pass.
+  const attempts = memoryRateLimiter(() => clock.now().getTime());
+  await app.register(secondFactorRoutes, { factors, rateLimit: createRateLimit(attempts) });
+  await app.register(staffRoutes, { staff, factors });
   const { users, billing, audit, sessions, licenses, account } = services;
   const page = createCustomerPage({
     db,
@@ -126,8 +150,9 @@ export async function buildConsoleApp(config: Config, deps: ConsoleDeps): Promis
   });
   app.addHook('onClose', async () => {
     await limiter.close();
+    await attempts.close();
   });
-  app.decorate('consoleCtx', { staff, auth });
+  app.decorate('consoleCtx', { staff, auth, factors });
   return app;
 }
 
@@ -135,6 +160,7 @@ export async function buildConsoleApp(config: Config, deps: ConsoleDeps): Promis
 export type ConsoleInternals = {
   staff: ReturnType<typeof createStaffService>;
   auth: ReturnType<typeof createStaffAuth>;
+  factors: ReturnType<typeof createStaffFactors>;
 };
 
 declare module 'fastify' {

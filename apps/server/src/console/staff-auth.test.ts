@@ -22,7 +22,10 @@ describe('staff sign-in by e-mailed link', () => {
 
     const res = await t.consoleApp.inject({ method: 'POST', url: `/api/console/auth/link/${secret}` });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ staff: { id: expect.any(String), email: 'ada@vendor.example', role: 'support' } });
+    expect(res.json()).toEqual({
+      staff: { id: expect.any(String), email: 'ada@vendor.example', role: 'support' },
+      secondFactor: { state: 'ok', required: false, methods: [] },
+    });
     const cookie = res.cookies.find((c) => c.name === 'portal_console_session')!;
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });
     expect(cookie.secure).toBeFalsy();
@@ -97,17 +100,43 @@ describe('staff sign-in by e-mailed link', () => {
     const cookie = await t.signInStaff('leaver@vendor.example');
     await t.consoleApp.inject({ method: 'POST', url: '/api/console/auth/link', payload: { email: 'leaver@vendor.example' } });
     const secret = await t.consoleLinkFor('leaver@vendor.example');
-    await t.consoleApp.consoleCtx.staff.remove(member.id, { id: null, email: 'vendor-cli' });
+    await t.consoleApp.consoleCtx.staff.remove(member.id, { id: null, email: 'vendor-cli' }, 'Left the company');
     const me = await t.consoleApp.inject({ method: 'GET', url: '/api/console/auth/me', headers: { cookie } });
     expect(me.statusCode).toBe(401);
     const res = await t.consoleApp.inject({ method: 'POST', url: `/api/console/auth/link/${secret}` });
-    expect(res.statusCode).toBe(404);
+    expect(res.statusCode).toBe(410);
   });
 
-  it('keeps idle sessions for 12 hours only', async () => {
+  it('a link e-mailed before a member was removed does not work once they are added again', async () => {
+    const member = await t.addStaff('returner@vendor.example', 'support');
+    await t.consoleApp.inject({ method: 'POST', url: '/api/console/auth/link', payload: { email: 'returner@vendor.example' } });
+    const secret = await t.consoleLinkFor('returner@vendor.example');
+    expect(secret).toBeDefined();
+    await t.consoleApp.consoleCtx.staff.remove(member.id, { id: null, email: 'vendor-cli' }, 'Left the company');
+    await t.addStaff('returner@vendor.example', 'support');
+    const res = await t.consoleApp.inject({ method: 'POST', url: `/api/console/auth/link/${secret}` });
+    expect(res.statusCode).toBe(410);
+    expect(res.cookies.find((c) => c.name === 'portal_console_session')).toBeUndefined();
+    // A new link works.
+    expect(await t.signInStaff('returner@vendor.example')).toMatch(/^portal_console_session=/);
+  });
+
+  it('records every sign-in in the staff audit log', async () => {
+    t.clock.advance(1000);
+    await t.signInStaff('ada@vendor.example');
+    const { items } = await t.consoleApp.consoleCtx.staff.listAudit({ page: 1, size: 5 });
+    expect(items[0]).toMatchObject({ action: 'staff_signed_in', staffEmail: 'ada@vendor.example', data: { method: 'link' } });
+  });
+
+  it('ends sessions after CONSOLE_SESSION_IDLE_MINUTES (60 by default) without a request', async () => {
     const cookie = await t.signInStaff('ada@vendor.example');
-    t.clock.advance(13 * 3_600_000);
-    const me = await t.consoleApp.inject({ method: 'GET', url: '/api/console/auth/me', headers: { cookie } });
-    expect(me.statusCode).toBe(401);
+    const me = () => t.consoleApp.inject({ method: 'GET', url: '/api/console/auth/me', headers: { cookie } });
+    // Each request within the hour keeps the session going.
+    for (let i = 0; i < 3; i++) {
+      t.clock.advance(50 * 60_000);
+      expect((await me()).statusCode).toBe(200);
+    }
+    t.clock.advance(61 * 60_000);
+    expect((await me()).statusCode).toBe(401);
   });
 });

@@ -2,7 +2,11 @@ import { EmailSchema, STAFF_ROLES, StaffRoleSchema, type StaffMember, type Staff
 import type { Db } from '../db/client';
 import { systemClock } from '../lib/clock';
 import { textTable } from '../lib/text-table';
+import { resetStaffFactors } from './staff-factors';
 import { CLI_ACTOR, createStaffService } from './staff.service';
+
+/** What the staff audit log says of a change made from the command line. */
+const CLI_REASON = 'From the vendor command line';
 
 /** `npm run admin -- staff …`: the console's staff from the vendor's command line. */
 export const STAFF_USAGE = `  staff add --email <address> --role owner|support|billing
@@ -10,10 +14,16 @@ export const STAFF_USAGE = `  staff add --email <address> --role owner|support|b
   staff list
       List the console's staff: address, role, added, last sign-in.
   staff remove --email <address>
-      Remove a staff member: their console sessions end at once (the last owner stays).`;
+      Remove a staff member: their console sessions and sign-in links end at once (the last owner stays).
+  staff reset-factors --email <address>
+      Clear a member's passkeys, authenticator apps and recovery codes (a lost device, or the only
+      owner locked out): their sessions end; they add a new factor at their next sign-in.`;
 
 export type StaffCommand =
-  { kind: 'staff-add'; email: string; role: StaffRole } | { kind: 'staff-list' } | { kind: 'staff-remove'; email: string };
+  | { kind: 'staff-add'; email: string; role: StaffRole }
+  | { kind: 'staff-list' }
+  | { kind: 'staff-remove'; email: string }
+  | { kind: 'staff-reset-factors'; email: string };
 
 /**
  * The staff command in `action` with its options; `fail` throws the CLI's usage error (exit 2).
@@ -50,11 +60,14 @@ export function parseStaffCommand(
     case 'remove':
       allow(['email']);
       return { kind: 'staff-remove', email: email() };
+    case 'reset-factors':
+      allow(['email']);
+      return { kind: 'staff-reset-factors', email: email() };
     default:
       return fail(
         action === undefined
-          ? 'staff needs a command: add, list or remove'
-          : `Unknown command "staff ${action}": use add, list or remove`,
+          ? 'staff needs a command: add, list, remove or reset-factors'
+          : `Unknown command "staff ${action}": use add, list, remove or reset-factors`,
       );
   }
 }
@@ -72,7 +85,7 @@ export async function runStaffCommand(command: StaffCommand, db: Db, print: (lin
   const staff = createStaffService({ db, clock: systemClock });
   switch (command.kind) {
     case 'staff-add': {
-      const added = await staff.add(command.email, command.role, CLI_ACTOR);
+      const added = await staff.add(command.email, command.role, CLI_ACTOR, CLI_REASON);
       print(`Added ${added.email} to the console staff as ${added.role}.`);
       return;
     }
@@ -82,8 +95,15 @@ export async function runStaffCommand(command: StaffCommand, db: Db, print: (lin
     case 'staff-remove': {
       const member = await staff.findActiveByEmail(command.email);
       if (!member) throw new Error(`${command.email} is not on the console staff`);
-      await staff.remove(member.id, CLI_ACTOR);
-      print(`Removed ${member.email} from the console staff; their sessions have ended.`);
+      await staff.remove(member.id, CLI_ACTOR, CLI_REASON);
+      print(`Removed ${member.email} from the console staff; their sessions and sign-in links have ended.`);
+      return;
+    }
+    case 'staff-reset-factors': {
+      const member = await staff.findActiveByEmail(command.email);
+      if (!member) throw new Error(`${command.email} is not on the console staff`);
+      await resetStaffFactors({ db, staff }, member.id, CLI_ACTOR, CLI_REASON);
+      print(`Reset the second factors of ${member.email}; they add a new one at their next sign-in.`);
       return;
     }
   }

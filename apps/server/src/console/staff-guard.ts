@@ -1,5 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CONSOLE_API, CONSOLE_ROUTES, CONSOLE_SESSION_COOKIE, ErrorSchema, type ConsoleRouteId } from '@portal/contract';
+import {
+  CONSOLE_API,
+  CONSOLE_ROUTES,
+  CONSOLE_SESSION_COOKIE,
+  consoleOpenIn,
+  ErrorSchema,
+  type ConsoleRouteId,
+} from '@portal/contract';
 import { AppError } from '../lib/errors';
 import { secretCookie, type SessionCookie } from '../plugins/session';
 import type { StaffAuth, StaffSession } from './staff-auth';
@@ -33,7 +40,9 @@ export function staffCookie(opts: { secure: boolean; maxAgeSeconds: number }): S
  * it. The check is one `onRequest` hook of the whole console app, so it runs for every request
  * whatever its method, Fastify's automatic HEAD routes included (they copy the GET route's options
  * before any `onRoute` hook could add a route-level check), and first: before the body is read or
- * any input validated. No session 401, a role the table does not list 403. A route under the
+ * any input validated. No session 401; a session still short of its second factor 403
+ * SECOND_FACTOR_REQUIRED on every route the table does not open to it (`pending`); a role the
+ * table does not list 403 FORBIDDEN. A route under the
  * console's prefix without an id, or whose method and path differ from the table's (HEAD answers
  * for its GET route), stops the app from starting.
  */
@@ -67,6 +76,15 @@ export function registerStaffGuard(app: FastifyInstance, deps: { auth: Pick<Staf
     req.staffSession = secret ? await deps.auth.lookup(secret) : null;
     if (roles === null) return;
     if (!req.staffSession) throw new AppError('UNAUTHENTICATED', 'Please sign in to the console to continue');
+    const { state } = req.staffSession.secondFactor;
+    if (!consoleOpenIn(state, id)) {
+      throw new AppError(
+        'SECOND_FACTOR_REQUIRED',
+        state === 'verify'
+          ? 'Confirm this sign-in with your passkey, authenticator app or a recovery code first'
+          : `Your role (${req.staffSession.staff.role}) needs a second factor: add a passkey or an authenticator app under Security first`,
+      );
+    }
     if (!roles.includes(req.staffSession.staff.role)) {
       throw new AppError('FORBIDDEN', `Your role (${req.staffSession.staff.role}) may not do this`);
     }

@@ -71,9 +71,11 @@ export const staffRepository = {
     const [row] = await tx.update(staff).set({ role }).where(eq(staff.id, id)).returning();
     return row!;
   },
+  /** Removes a member: their sessions end and their open sign-in links stop working. */
   async disable(tx: Tx, id: string, now: Date): Promise<void> {
-    await tx.update(staff).set({ disabledAt: now }).where(eq(staff.id, id));
+    const [row] = await tx.update(staff).set({ disabledAt: now }).where(eq(staff.id, id)).returning({ email: staff.email });
     await tx.delete(staffSessions).where(eq(staffSessions.staffId, id));
+    if (row) await staffLinksRepository.voidOpen(tx, row.email, now);
   },
   async signedIn(tx: Tx, id: string, now: Date): Promise<void> {
     await tx.update(staff).set({ lastSignInAt: now }).where(eq(staff.id, id));

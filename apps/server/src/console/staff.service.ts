@@ -49,8 +49,11 @@ export function createStaffService(deps: { db: Db; clock: Clock }) {
     return (await repo.list(db)).map(toStaffMember);
   }
 
-  /** Adds a member (or brings a removed one back) with `role`; an active member is a 409. */
-  async function add(email: string, role: StaffRole, actor: StaffActor): Promise<StaffMember> {
+  /**
+   * Adds a member (or brings a removed one back) with `role`; an active member is a 409. Like
+   * every staff action, each change here states why and is audited in its own transaction.
+   */
+  async function add(email: string, role: StaffRole, actor: StaffActor, reason: string): Promise<StaffMember> {
     return db.transaction(async (tx) => {
       await repo.lockStaffTable(tx);
       const existing = await repo.findByEmail(tx, email);
@@ -58,7 +61,7 @@ export function createStaffService(deps: { db: Db; clock: Clock }) {
         throw new AppError('CONFLICT', `${existing.email} is already on the staff (as ${existing.role})`);
       }
       const row = existing ? await repo.enable(tx, existing.id, role) : await repo.insert(tx, email, role, clock.now());
-      await record(tx, actor, { action: 'staff_added', reason: '', subject: row.email, data: { role } });
+      await record(tx, actor, { action: 'staff_added', reason, subject: row.email, data: { role } });
       return toStaffMember(row);
     });
   }
@@ -74,14 +77,14 @@ export function createStaffService(deps: { db: Db; clock: Clock }) {
     return row;
   }
 
-  async function setRole(id: string, role: StaffRole, actor: StaffActor): Promise<StaffMember> {
+  async function setRole(id: string, role: StaffRole, actor: StaffActor, reason: string): Promise<StaffMember> {
     return db.transaction(async (tx) => {
       const row = await lockTarget(tx, id, (r) => r.role === 'owner' && role !== 'owner');
       if (row.role === role) return toStaffMember(row);
       const updated = await repo.setRole(tx, id, role);
       await record(tx, actor, {
         action: 'staff_role_changed',
-        reason: '',
+        reason,
         subject: row.email,
         data: { from: row.role, to: role },
       });
@@ -89,12 +92,12 @@ export function createStaffService(deps: { db: Db; clock: Clock }) {
     });
   }
 
-  /** Removes a member: their sessions end at once; the row stays for the audit log. */
-  async function remove(id: string, actor: StaffActor): Promise<void> {
+  /** Removes a member: their sessions and open sign-in links end at once; the row stays for the audit log. */
+  async function remove(id: string, actor: StaffActor, reason: string): Promise<void> {
     await db.transaction(async (tx) => {
       const row = await lockTarget(tx, id, (r) => r.role === 'owner');
       await repo.disable(tx, id, clock.now());
-      await record(tx, actor, { action: 'staff_removed', reason: '', subject: row.email, data: { role: row.role } });
+      await record(tx, actor, { action: 'staff_removed', reason, subject: row.email, data: { role: row.role } });
     });
   }
 

@@ -255,11 +255,15 @@ describe('Stripe', () => {
   let cookie: string;
 
   beforeAll(async () => {
-    stripe = await buildStripeTestApp({
-      secretKey: 'sk_test_refunds',
-      publishableKey: 'pk_test_refunds',
-      webhookSecret: 'whsec_test_refunds',
-    });
+    stripe = await buildStripeTestApp(
+      {
+        secretKey: 'sk_test_refunds',
+        publishableKey: 'pk_test_refunds',
+        webhookSecret: 'whsec_test_refunds',
+      },
+      undefined,
+      { CONSOLE_REQUIRE_SECOND_FACTOR: 'none' },
+    );
     const { t } = stripe;
     consoleApp = await buildConsoleApp(t.config, {
       services: t.app.ctx.services,
@@ -270,7 +274,7 @@ describe('Stripe', () => {
       serveWeb: false,
     });
     await consoleApp.ready();
-    await consoleApp.consoleCtx.staff.add('boss@vendor.example', 'owner', CLI_ACTOR);
+    await consoleApp.consoleCtx.staff.add('boss@vendor.example', 'owner', CLI_ACTOR, 'Test set-up');
     await consoleApp.inject({ method: 'POST', url: '/api/console/auth/link', payload: { email: 'boss@vendor.example' } });
     await t.app.ctx.services.outbox.kick();
     await t.app.ctx.services.outbox.drain();

@@ -15,6 +15,38 @@ export const SAMPLES: Record<
   { ok: (fx: ConsoleFixtures) => Promise<Sample> | Sample; bad?: (fx: ConsoleFixtures) => Sample; status?: number }
 > = {
   me: { ok: () => ({}) },
+
+  // The second factor's own routes: the matrix's members have no factor (their role needs none in
+  // the matrix's configuration), so these get through the guard to the service's answer for a
+  // member without one. second-factor.test.ts takes them through with real factors.
+  startPasskeyCheck: { ok: () => ({}), status: 409 },
+  checkPasskey: {
+    ok: () => ({ body: { response: { id: 'unknown', type: 'public-key', rawId: 'unknown', response: {} } } }),
+    bad: () => ({ body: { response: { id: 'x', type: 'password' } } }),
+    status: 409,
+  },
+  checkCode: { ok: () => ({ body: { code: '123456' } }), bad: () => ({ body: { code: '1' } }), status: 400 },
+  listFactors: { ok: () => ({}) },
+  startPasskeyRegistration: { ok: () => ({}) },
+  addPasskey: {
+    ok: () => ({ body: { label: 'Laptop', response: { id: 'unknown', type: 'public-key', rawId: 'unknown', response: {} } } }),
+    bad: () => ({ body: { label: '', response: { id: 'x', type: 'public-key' } } }),
+    // startPasskeyRegistration's sample ran first in the same session: its challenge is not answered.
+    status: 400,
+  },
+  startTotpEnrollment: { ok: () => ({}) },
+  addTotp: {
+    ok: () => ({ body: { label: 'Phone', code: '123456' } }),
+    bad: () => ({ body: { label: 'Phone', code: 'abcdef' } }),
+    // startTotpEnrollment's sample ran first in the same session: a wrong code for its secret.
+    status: 400,
+  },
+  removeFactor: {
+    ok: () => ({ params: { factorId: '00000000-0000-4000-8000-000000000000' } }),
+    bad: () => ({ params: { factorId: 'not-an-id' } }),
+    status: 404,
+  },
+  regenerateRecoveryCodes: { ok: () => ({}), status: 409 },
   search: { ok: () => ({ query: { q: 'console-a' } }), bad: () => ({ query: { q: 'x' } }) },
   getCustomer: { ok: (fx) => ({ params: { userId: fx.userId } }), bad: () => ({ params: { userId: 'not-an-id' } }) },
   getOverview: { ok: () => ({}), bad: () => ({ query: { extra: '1' } }) },
@@ -26,17 +58,22 @@ export const SAMPLES: Record<
 
   listStaff: { ok: () => ({}) },
   addStaff: {
-    ok: (fx) => ({ body: { email: fx.freshEmail(), role: 'billing' } }),
-    bad: () => ({ body: { email: 'x@vendor.example', role: 'admin' } }),
+    ok: (fx) => ({ body: { email: fx.freshEmail(), role: 'billing', ...reason } }),
+    bad: () => ({ body: { email: 'x@vendor.example', role: 'admin', ...reason } }),
     status: 201,
   },
   updateStaff: {
-    ok: async (fx) => ({ params: { id: await fx.staffMember() }, body: { role: 'billing' } }),
-    bad: () => ({ params: { id: 'not-an-id' }, body: { role: 'billing' } }),
+    ok: async (fx) => ({ params: { id: await fx.staffMember() }, body: { role: 'billing', ...reason } }),
+    bad: (fx) => ({ params: { id: fx.userId }, body: { role: 'billing' } }),
   },
   removeStaff: {
-    ok: async (fx) => ({ params: { id: await fx.staffMember() } }),
-    bad: () => ({ params: { id: 'not-an-id' } }),
+    ok: async (fx) => ({ params: { id: await fx.staffMember() }, body: reason }),
+    bad: (fx) => ({ params: { id: fx.userId }, body: { reason: ' ' } }),
+    status: 204,
+  },
+  resetStaffFactors: {
+    ok: async (fx) => ({ params: { id: await fx.staffMember() }, body: reason }),
+    bad: (fx) => ({ params: { id: fx.userId }, body: {} }),
     status: 204,
   },
 

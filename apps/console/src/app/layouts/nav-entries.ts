@@ -3,6 +3,7 @@ import {
   IconFileInvoice,
   IconHistory,
   IconKey,
+  IconLock,
   IconRepeat,
   IconUsers,
   IconUserShield,
@@ -35,6 +36,7 @@ export const NAV_GROUPS: ReadonlyArray<{ label: string; entries: readonly NavEnt
     entries: [
       { label: 'Audit log', path: '/audit', icon: IconHistory, route: 'listStaffAudit' },
       { label: 'Staff', path: '/staff', icon: IconUserShield, route: 'listStaff' },
+      { label: 'Security', path: '/security', icon: IconLock, route: 'listFactors' },
     ],
   },
 ];

@@ -8,7 +8,16 @@ const entries = () => screen.getAllByRole('link').map((a) => a.textContent);
 describe('SideNav', () => {
   it('shows owners every page, Staff included, and marks the current one', () => {
     renderRoutes([{ path: '*', element: <SideNav /> }], { path: '/customers/abc', as: staff('owner') });
-    expect(entries()).toEqual(['Overview', 'Customers', 'Subscriptions', 'Licenses', 'Invoices', 'Audit log', 'Staff']);
+    expect(entries()).toEqual([
+      'Overview',
+      'Customers',
+      'Subscriptions',
+      'Licenses',
+      'Invoices',
+      'Audit log',
+      'Staff',
+      'Security',
+    ]);
     expect(screen.getByRole('link', { name: 'Customers' })).toHaveAttribute('aria-current', 'page');
   });
 

@@ -7,7 +7,7 @@ import { authApi } from './api';
 export function loadSession() {
   return async (dispatch: ConsoleDispatch) => {
     const result = await dispatch(authApi.endpoints.me.initiate(undefined, { forceRefetch: true }));
-    dispatch(result.data ? signedIn(result.data.staff) : signedOut());
+    dispatch(result.data ? signedIn(result.data) : signedOut());
   };
 }
 

@@ -1,4 +1,4 @@
-import { consolePath, type AddStaffBody, type StaffMember, type UpdateStaffBody } from '@portal/contract';
+import { consolePath, type AddStaffBody, type StaffActionBody, type StaffMember, type UpdateStaffBody } from '@portal/contract';
 import { api } from '../../lib/api';
 
 export const staffApi = api.injectEndpoints({
@@ -15,11 +15,22 @@ export const staffApi = api.injectEndpoints({
       query: ({ id, body }) => ({ url: consolePath('updateStaff', { id }), method: 'PATCH', body }),
       invalidatesTags: ['Staff'],
     }),
-    removeStaff: build.mutation<void, string>({
-      query: (id) => ({ url: consolePath('removeStaff', { id }), method: 'DELETE' }),
-      invalidatesTags: ['Staff'],
+    removeStaff: build.mutation<void, { id: string; body: StaffActionBody }>({
+      query: ({ id, body }) => ({ url: consolePath('removeStaff', { id }), method: 'DELETE', body }),
+      invalidatesTags: ['Staff', 'Audit'],
+    }),
+    /** POST /api/console/staff/{id}/reset-factors: their factors and recovery codes go, their sessions end. */
+    resetStaffFactors: build.mutation<void, { id: string; body: StaffActionBody }>({
+      query: ({ id, body }) => ({ url: consolePath('resetStaffFactors', { id }), method: 'POST', body }),
+      invalidatesTags: ['Staff', 'Audit'],
     }),
   }),
 });
 
-export const { useListStaffQuery, useAddStaffMutation, useUpdateStaffMutation, useRemoveStaffMutation } = staffApi;
+export const {
+  useListStaffQuery,
+  useAddStaffMutation,
+  useUpdateStaffMutation,
+  useRemoveStaffMutation,
+  useResetStaffFactorsMutation,
+} = staffApi;

@@ -11,18 +11,21 @@ import {
 import type { Config } from '../../config';
 import { AppError } from '../../lib/errors';
 import { clientKey, type RateLimit } from '../../plugins/rate-limit';
-import type { StaffAuth } from '../staff-auth';
+import type { StaffAuth, StaffSession } from '../staff-auth';
 import { at, guardedResponses, type StaffCookie } from '../staff-guard';
-import type { StaffRow } from '../staff.repository';
 
 export type ConsoleAuthRoutesDeps = {
   config: Pick<Config, 'rateLimits'>;
-  auth: Pick<StaffAuth, 'requestLink' | 'redeemLink' | 'signOut'>;
+  auth: Pick<StaffAuth, 'requestLink' | 'redeemLink' | 'signOut' | 'lookup'>;
   cookie: StaffCookie;
   rateLimit: RateLimit;
 };
 
-const me = (s: StaffRow) => ({ staff: { id: s.id, email: s.email, role: s.role } });
+/** Who is signed in, and whether the second factor is still to come. */
+const me = (s: StaffSession) => ({
+  staff: { id: s.staff.id, email: s.staff.email, role: s.staff.role },
+  secondFactor: s.secondFactor,
+});
 
 /** Sign-in sets the cookie: only for the console's own page (same-origin fetch), as the portal's. */
 function refuseUnlessOwnPage(req: FastifyRequest) {
@@ -66,9 +69,11 @@ export async function consoleAuthRoutes(app: FastifyInstance, { config, auth, co
     handler: async (req, reply) => {
       refuseUnlessOwnPage(req);
       await limitClient(req);
-      const { staff, sessionSecret } = await auth.redeemLink(req.params.id);
+      const { sessionSecret } = await auth.redeemLink(req.params.id);
       cookie.set(reply, sessionSecret);
-      return me(staff);
+      const session = await auth.lookup(sessionSecret);
+      if (!session) throw new AppError('UNAUTHENTICATED', 'Please sign in to the console to continue');
+      return me(session);
     },
   });
 
@@ -85,6 +90,6 @@ export async function consoleAuthRoutes(app: FastifyInstance, { config, auth, co
   r.route({
     ...at('me'),
     schema: { summary: 'The signed-in staff member', response: { 200: ConsoleMeSchema, ...guardedResponses } },
-    handler: async (req) => me(req.staffSession!.staff),
+    handler: async (req) => me(req.staffSession!),
   });
 }

@@ -73,7 +73,7 @@ export function LinkLanding({ linkId, onRequestNew }: LinkLandingProps) {
   const onContinue = async () => {
     const result = await exchange(linkId);
     if (!result.data) return;
-    dispatch(signedIn(result.data.staff));
+    dispatch(signedIn(result.data));
     void navigate('/overview', { replace: true });
   };
 

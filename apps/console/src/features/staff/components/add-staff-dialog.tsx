@@ -1,6 +1,6 @@
-import { Button, Group, Modal, Radio, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Radio, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { AddStaffBodySchema, STAFF_ROLES, type StaffRole } from '@portal/contract';
+import { AddStaffBodySchema, REASON_MAX_LENGTH, STAFF_ROLES, type StaffRole } from '@portal/contract';
 import { ErrorDisplay } from '@web/components/error-display';
 import { useSchemaForm } from '@web/components/form/use-schema-form';
 import { ROLE_DESCRIPTION, ROLE_LABEL } from '../../../lib/roles';
@@ -17,9 +17,13 @@ export function AddStaffDialog({ opened, onClose }: { opened: boolean; onClose: 
 
 function AddStaffForm({ onClose }: { onClose: () => void }) {
   const [add, { isLoading, error }] = useAddStaffMutation();
-  const form = useSchemaForm({ schema: AddStaffBodySchema, initialValues: { email: '', role: 'support' as StaffRole } });
+  const form = useSchemaForm({
+    schema: AddStaffBodySchema,
+    initialValues: { email: '', role: 'support' as StaffRole, reason: '' },
+  });
   const email = form.field('email');
   const role = form.field('role');
+  const reason = form.field('reason');
   return (
     <form
       noValidate
@@ -52,6 +56,17 @@ function AddStaffForm({ onClose }: { onClose: () => void }) {
             ))}
           </Stack>
         </Radio.Group>
+        <Textarea
+          label="Reason"
+          description="Kept in the staff audit log."
+          required
+          autosize
+          minRows={2}
+          maxLength={REASON_MAX_LENGTH}
+          value={reason.value}
+          error={reason.error}
+          onChange={(e) => reason.onChange(e.currentTarget.value)}
+        />
         <Text size="xs" c="dimmed">
           They sign in with a link e-mailed to this address; there is no password.
         </Text>

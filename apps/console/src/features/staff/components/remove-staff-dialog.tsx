@@ -1,42 +1,33 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { StaffMember } from '@portal/contract';
-import { ErrorDisplay } from '@web/components/error-display';
 import { useRemoveStaffMutation } from '../api';
+import { ReasonDialog } from './reason-dialog';
 
-/** Owners remove a staff member after one confirmation: their console sessions end at once. */
+/** Owners remove a staff member with a reason: their console sessions and sign-in links end at once. */
 export function RemoveStaffDialog({ member, onClose }: { member: StaffMember | null; onClose: () => void }) {
-  const [remove, { isLoading, error, reset }] = useRemoveStaffMutation();
-  const close = () => {
-    reset();
-    onClose();
-  };
-  const confirm = async () => {
-    if (!member) return;
-    const result = await remove(member.id);
-    if ('error' in result) return;
-    notifications.show({ color: 'green', title: 'Staff member removed', message: `${member.email} can no longer sign in.` });
-    close();
-  };
+  const [remove] = useRemoveStaffMutation();
   return (
-    <Modal opened={member !== null} onClose={close} title="Remove staff member">
-      <Stack gap="md">
-        <Text size="sm">
-          <Text span fw={600}>
-            {member?.email}
-          </Text>{' '}
-          is signed out of the console at once and can no longer sign in. Their past actions stay in the audit log.
-        </Text>
-        <ErrorDisplay error={error} />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={close} disabled={isLoading}>
-            Cancel
-          </Button>
-          <Button color="red" onClick={() => void confirm()} loading={isLoading}>
-            Remove
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ReasonDialog
+      opened={member !== null}
+      title="Remove staff member"
+      confirm="Remove"
+      color="red"
+      onClose={onClose}
+      onConfirm={async (reason) => {
+        if (!member) return;
+        const result = await remove({ id: member.id, body: { reason } });
+        if ('error' in result) return result.error;
+        notifications.show({ color: 'green', title: 'Staff member removed', message: `${member.email} can no longer sign in.` });
+      }}
+    >
+      <Text size="sm">
+        <Text span fw={600}>
+          {member?.email}
+        </Text>{' '}
+        is signed out of the console at once, their open sign-in links stop working, and they can no longer sign in. Their past
+        actions stay in the audit log.
+      </Text>
+    </ReasonDialog>
   );
 }

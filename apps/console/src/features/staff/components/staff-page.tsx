@@ -1,22 +1,22 @@
 import { useState } from 'react';
-import { ActionIcon, Button, Paper, Select, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Button, Group, Paper, Select, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconTrash, IconUserPlus, IconUserShield } from '@tabler/icons-react';
+import { IconShieldOff, IconTrash, IconUserPlus, IconUserShield } from '@tabler/icons-react';
 import { STAFF_ROLES, type StaffMember, type StaffRole } from '@portal/contract';
 import { Navigate } from 'react-router';
 import { EmptyState } from '@web/components/empty-state';
 import { ErrorDisplay } from '@web/components/error-display';
 import { SkeletonRows } from '@web/components/skeletons';
 import { TableCard } from '@web/components/table-card';
-import { errorMessage } from '@web/lib/api-error';
 import { formatDate, formatRelative } from '@web/lib/format';
 import tableClasses from '../../../components/data-table.module.css';
 import { PageFrame } from '../../../components/page-frame';
 import { useConsoleSelector } from '../../../lib/hooks';
 import { useMay } from '../../../lib/permissions';
 import { ROLE_LABEL } from '../../../lib/roles';
-import { useListStaffQuery, useUpdateStaffMutation } from '../api';
+import { useListStaffQuery, useResetStaffFactorsMutation, useUpdateStaffMutation } from '../api';
 import { AddStaffDialog } from './add-staff-dialog';
+import { ReasonDialog } from './reason-dialog';
 import { RemoveStaffDialog } from './remove-staff-dialog';
 
 /** /staff (owners): who may use the console, with which role. */
@@ -25,19 +25,30 @@ export default function StaffPage() {
   const me = useConsoleSelector((s) => s.session.staff);
   const { data, error, isLoading, isFetching, refetch } = useListStaffQuery(undefined, { skip: !mayList });
   const [update] = useUpdateStaffMutation();
+  const [reset] = useResetStaffFactorsMutation();
   const [removing, setRemoving] = useState<StaffMember | null>(null);
+  const [resetting, setResetting] = useState<StaffMember | null>(null);
+  const [roleChange, setRoleChange] = useState<{ member: StaffMember; role: StaffRole } | null>(null);
   const [adding, setAdding] = useState(false);
   if (!mayList) return <Navigate to="/overview" replace />;
 
-  const changeRole = async (member: StaffMember, role: StaffRole) => {
-    const result = await update({ id: member.id, body: { role } });
-    if ('error' in result) notifications.show({ color: 'red', title: 'Role not changed', message: errorMessage(result.error) });
-    else
-      notifications.show({
-        color: 'green',
-        title: 'Role changed',
-        message: `${member.email} is now ${ROLE_LABEL[role].toLowerCase()}.`,
-      });
+  const changeRole = async (member: StaffMember, role: StaffRole, reason: string) => {
+    const result = await update({ id: member.id, body: { role, reason } });
+    if ('error' in result) return result.error;
+    notifications.show({
+      color: 'green',
+      title: 'Role changed',
+      message: `${member.email} is now ${ROLE_LABEL[role].toLowerCase()}.`,
+    });
+  };
+  const resetFactors = async (member: StaffMember, reason: string) => {
+    const result = await reset({ id: member.id, body: { reason } });
+    if ('error' in result) return result.error;
+    notifications.show({
+      color: 'green',
+      title: 'Second factors reset',
+      message: `${member.email} is signed out and adds a new factor at their next sign-in.`,
+    });
   };
 
   return (
@@ -73,8 +84,8 @@ export default function StaffPage() {
                 <Table.Th>Role</Table.Th>
                 <Table.Th>Last sign-in</Table.Th>
                 <Table.Th>Added</Table.Th>
-                <Table.Th w={48}>
-                  <VisuallyHidden>Remove</VisuallyHidden>
+                <Table.Th w={88}>
+                  <VisuallyHidden>Actions</VisuallyHidden>
                 </Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -101,7 +112,7 @@ export default function StaffPage() {
                       aria-label={`Role of ${m.email}`}
                       data={STAFF_ROLES.map((r) => ({ value: r, label: ROLE_LABEL[r] }))}
                       value={m.role}
-                      onChange={(v) => v && v !== m.role && void changeRole(m, v as StaffRole)}
+                      onChange={(v) => v && v !== m.role && setRoleChange({ member: m, role: v as StaffRole })}
                       allowDeselect={false}
                       size="xs"
                       w={130}
@@ -120,11 +131,23 @@ export default function StaffPage() {
                 <Table.Td>{formatDate(m.createdAt)}</Table.Td>
                 <Table.Td>
                   {self ? null : (
-                    <Tooltip label={`Remove ${m.email}`}>
-                      <ActionIcon variant="subtle" color="red" aria-label={`Remove ${m.email}`} onClick={() => setRemoving(m)}>
-                        <IconTrash size={16} />
-                      </ActionIcon>
-                    </Tooltip>
+                    <Group gap={4} wrap="nowrap">
+                      <Tooltip label={`Reset second factors of ${m.email}`}>
+                        <ActionIcon
+                          variant="subtle"
+                          color="gray"
+                          aria-label={`Reset second factors of ${m.email}`}
+                          onClick={() => setResetting(m)}
+                        >
+                          <IconShieldOff size={16} />
+                        </ActionIcon>
+                      </Tooltip>
+                      <Tooltip label={`Remove ${m.email}`}>
+                        <ActionIcon variant="subtle" color="red" aria-label={`Remove ${m.email}`} onClick={() => setRemoving(m)}>
+                          <IconTrash size={16} />
+                        </ActionIcon>
+                      </Tooltip>
+                    </Group>
                   )}
                 </Table.Td>
               </Table.Tr>
@@ -134,6 +157,36 @@ export default function StaffPage() {
       ) : null}
       <AddStaffDialog opened={adding} onClose={() => setAdding(false)} />
       <RemoveStaffDialog member={removing} onClose={() => setRemoving(null)} />
+      <ReasonDialog
+        opened={roleChange !== null}
+        title="Change role"
+        confirm="Change role"
+        onClose={() => setRoleChange(null)}
+        onConfirm={async (reason) => (roleChange ? changeRole(roleChange.member, roleChange.role, reason) : undefined)}
+      >
+        <Text size="sm">
+          <Text span fw={600}>
+            {roleChange?.member.email}
+          </Text>{' '}
+          becomes {roleChange ? ROLE_LABEL[roleChange.role].toLowerCase() : ''} at their next request.
+        </Text>
+      </ReasonDialog>
+      <ReasonDialog
+        opened={resetting !== null}
+        title="Reset second factors"
+        confirm="Reset factors"
+        color="red"
+        onClose={() => setResetting(null)}
+        onConfirm={async (reason) => (resetting ? resetFactors(resetting, reason) : undefined)}
+      >
+        <Text size="sm">
+          Removes every passkey, authenticator app and recovery code of{' '}
+          <Text span fw={600}>
+            {resetting?.email}
+          </Text>{' '}
+          (a lost phone or laptop) and signs them out. At their next sign-in by link they add a new factor.
+        </Text>
+      </ReasonDialog>
     </PageFrame>
   );
 }
