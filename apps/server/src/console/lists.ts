@@ -20,6 +20,8 @@ import type { Clock } from '../lib/clock';
 import { statusOf } from '../modules/licenses/licenses.service';
 import { containing } from './search.repository';
 
+const OUTER_USER_ID = sql`${sql.identifier('users')}.${sql.identifier('id')}`;
+
 /** A CSV export holds at most this many rows (the list's filters narrow it). */
 export const CSV_MAX_ROWS = 50_000;
 
@@ -55,8 +57,10 @@ export function createLists(deps: { db: Db; clock: Clock }) {
       db
         .select({
           user: users,
-          activeSubscriptions: sql<number>`(select count(*) from ${subscriptions} s where s.user_id = ${users.id} and s.status in ('active', 'past_due'))::int`,
-          licenses: sql<number>`(select count(*) from ${licenses} l where l.user_id = ${users.id})::int`,
+          // Drizzle writes a column of the only table unqualified ("id"), which inside a subquery
+          // names the subquery's own column: the outer row is named in full.
+          activeSubscriptions: sql<number>`(select count(*) from ${subscriptions} s where s.user_id = ${OUTER_USER_ID} and s.status in ('active', 'past_due'))::int`,
+          licenses: sql<number>`(select count(*) from ${licenses} l where l.user_id = ${OUTER_USER_ID})::int`,
         })
         .from(users)
         .where(where)

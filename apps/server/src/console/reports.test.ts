@@ -1,5 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConsoleLicenseRow, ConsoleSubscriptionRow, Overview } from '@portal/contract';
+import type { ConsoleCustomerRow, ConsoleLicenseRow, ConsoleSubscriptionRow, Overview } from '@portal/contract';
 import { buildConsoleTestApp, type ConsoleTestApp } from '../../test/console-helpers';
 import { consoleFixtures, type ConsoleFixtures } from '../../test/console/fixtures';
 import { toCsv } from './csv';
@@ -88,6 +89,23 @@ describe('the lists', () => {
     expect(expired.every((l) => l.status === 'expired')).toBe(true);
     const customers = (await get(`/api/console/customers?q=${encodeURIComponent(fx.a.email)}`)).json();
     expect(customers.items).toEqual([expect.objectContaining({ id: fx.userId, activeSubscriptions: expect.any(Number) })]);
+  });
+
+  it("counts each customer's active subscriptions and licenses, in the page and in the CSV", async () => {
+    const [counts] = await t.db
+      .select({
+        subs: sql<number>`(select count(*)::int from subscriptions where user_id = ${fx.userId} and status in ('active', 'past_due'))`,
+        lics: sql<number>`(select count(*)::int from licenses where user_id = ${fx.userId})`,
+      })
+      .from(sql`(select 1) one`);
+    expect(counts!.subs).toBeGreaterThan(0);
+    expect(counts!.lics).toBeGreaterThan(0);
+    const q = encodeURIComponent(fx.a.email);
+    const [row] = (await get(`/api/console/customers?q=${q}`)).json().items as ConsoleCustomerRow[];
+    expect(row).toMatchObject({ id: fx.userId, activeSubscriptions: counts!.subs, licenses: counts!.lics });
+    const csv = (await get(`/api/console/customers?format=csv&q=${q}`)).body.trim().split('\r\n');
+    expect(csv[0]).toBe('id,email,name,company,createdAt,activeSubscriptions,licenses');
+    expect(csv[1]!.split(',').slice(-2)).toEqual([String(counts!.subs), String(counts!.lics)]);
   });
 
   it('exports any list as CSV', async () => {
