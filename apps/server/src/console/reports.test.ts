@@ -63,6 +63,13 @@ describe('the overview', () => {
     expect(withYearly.mrr).toBe(after.mrr + 2083);
     expect(withYearly.arr).toBe(after.arr + 25000);
   });
+  it('counts a subscription set to cancel at the period end in the MRR headline and the chart alike, until it ends', async () => {
+    const before: Overview = (await get('/api/console/overview')).json();
+    await fx.cancelledSubscription();
+    const after: Overview = (await get('/api/console/overview')).json();
+    expect(after.mrr).toBeGreaterThan(before.mrr);
+    expect(after.months.at(-1)!.mrr).toBe(after.mrr);
+  });
 });
 
 describe('the lists', () => {

@@ -5,3 +5,4 @@ export * from './billing';
 export * from './licenses';
 export * from './files';
 export * from './staff';
+export * from './console-rollups';
