@@ -126,6 +126,18 @@ describe('the lists', () => {
     expect((await get('/api/console/customers?format=xml')).statusCode).toBe(400);
   });
 
+  it('exports every row of a list as CSV in the order of its pages', async () => {
+    await fx.customer();
+    await fx.customer();
+    const pageRows = (await get('/api/console/customers?sort=email&order=asc&size=100')).json().items as ConsoleCustomerRow[];
+    const csv = (await get('/api/console/customers?sort=email&order=asc&format=csv')).body.trim().split('\r\n');
+    expect(csv.slice(1).map((line) => line.split(',')[0])).toEqual(pageRows.map((r) => r.id));
+    const newest = (await get('/api/console/customers?size=100')).json();
+    expect(newest.total).toBe(newest.items.length);
+    const all = (await get('/api/console/customers?format=csv')).body.trim().split('\r\n');
+    expect(all.slice(1).map((line) => line.split(',')[0])).toEqual(newest.items.map((r: ConsoleCustomerRow) => r.id));
+  });
+
   it('writes CSV that spreadsheets cannot run', () => {
     expect(toCsv([{ a: '=HYPERLINK("x")', b: 'plain, "quoted"', c: -5 }], ['a', 'b', 'c'])).toBe(
       `a,b,c\r\n"'=HYPERLINK(""x"")","plain, ""quoted""",-5\r\n`,

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -13,27 +14,40 @@ import {
   ListSubscriptionsQuerySchema,
   OverviewSchema,
 } from '@portal/contract';
-import { toCsv } from '../csv';
-import type { Lists } from '../lists';
+import { csvLine, csvLines } from '../csv';
+import { batchAfter, CSV_BATCH_ROWS, type Cursor, type Lists, type Window } from '../lists';
 import type { createOverview } from '../overview';
 import { at, guardedResponses } from '../staff-guard';
 
 export type ReportsRoutesDeps = { lists: Lists; overview: ReturnType<typeof createOverview> };
 
-/** Answers the page as JSON, or every row as a CSV download for `?format=csv`. */
-function pageOrCsv<T extends Record<string, unknown>, P extends { items: T[] }>(
+/**
+ * Answers the page as JSON, or for `?format=csv` every row of the list (its filters and order) as a
+ * CSV download, streamed: read in batches, each after the last row of the one before, and written
+ * as it comes, so that memory stays flat however many rows there are.
+ */
+async function pageOrCsv<T extends Record<string, unknown>, P extends { items: T[] }>(
   reply: FastifyReply,
   format: string | undefined,
   name: string,
-  result: P,
+  list: (w?: Window) => Promise<P & { last?: Cursor }>,
   columns: ReadonlyArray<keyof T & string>,
 ) {
-  if (format !== 'csv') return result;
+  if (format !== 'csv') return list();
+  async function* lines() {
+    yield csvLine(columns);
+    let after: Cursor | undefined;
+    for (;;) {
+      const batch = await list(batchAfter(after));
+      if (batch.items.length > 0) yield csvLines(batch.items, columns);
+      if (batch.items.length < CSV_BATCH_ROWS || !batch.last) return;
+      after = batch.last;
+    }
+  }
   return reply
     .type('text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${name}.csv"`)
-    .serializer((p: unknown) => p as string)
-    .send(toCsv(result.items, columns));
+    .send(Readable.from(lines()));
 }
 
 /** The columns of each list's CSV download, in order. */
@@ -80,7 +94,7 @@ export async function reportsRoutes(app: FastifyInstance, { lists, overview }: R
     ...at('listCustomers'),
     schema: { summary: 'Customers', querystring: ListCustomersQuerySchema, response: listAnswer(ConsoleCustomerPageSchema) },
     handler: async (req, reply) =>
-      pageOrCsv(reply, req.query.format, 'customers', await lists.listCustomers(req.query), CSV_COLUMNS.customers),
+      pageOrCsv(reply, req.query.format, 'customers', (w) => lists.listCustomers(req.query, w), CSV_COLUMNS.customers),
   });
 
   r.route({
@@ -91,14 +105,20 @@ export async function reportsRoutes(app: FastifyInstance, { lists, overview }: R
       response: listAnswer(ConsoleSubscriptionPageSchema),
     },
     handler: async (req, reply) =>
-      pageOrCsv(reply, req.query.format, 'subscriptions', await lists.listSubscriptions(req.query), CSV_COLUMNS.subscriptions),
+      pageOrCsv(
+        reply,
+        req.query.format,
+        'subscriptions',
+        (w) => lists.listSubscriptions(req.query, w),
+        CSV_COLUMNS.subscriptions,
+      ),
   });
 
   r.route({
     ...at('listLicenses'),
     schema: { summary: 'Licenses', querystring: ListLicensesQuerySchema, response: listAnswer(ConsoleLicensePageSchema) },
     handler: async (req, reply) =>
-      pageOrCsv(reply, req.query.format, 'licenses', await lists.listLicenses(req.query), CSV_COLUMNS.licenses),
+      pageOrCsv(reply, req.query.format, 'licenses', (w) => lists.listLicenses(req.query, w), CSV_COLUMNS.licenses),
   });
 
   r.route({
@@ -109,6 +129,6 @@ export async function reportsRoutes(app: FastifyInstance, { lists, overview }: R
       response: listAnswer(ConsoleInvoicePageSchema),
     },
     handler: async (req, reply) =>
-      pageOrCsv(reply, req.query.format, 'invoices', await lists.listInvoices(req.query), CSV_COLUMNS.invoices),
+      pageOrCsv(reply, req.query.format, 'invoices', (w) => lists.listInvoices(req.query, w), CSV_COLUMNS.invoices),
   });
 }
