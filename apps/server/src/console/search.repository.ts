@@ -21,29 +21,29 @@ const customerLabel = (o: Owner) => {
 
 /**
  * One kind's matches, best first: exact (`exact`), then prefix (`prefix`) matches, each from
- * B-tree indexes on the lower-cased text (migration 0012), at most `limit + 1` each, in one
- * round trip; substrings (`contains`, the trigram indexes of migration 0006) only when neither
- * found anything. No stage sorts its matches: a common term stops at `limit + 1` rows, however
- * many match. Answers the rows with their rank, and whether there were more than `limit`.
+ * B-tree indexes on the lower-cased text (migration 0012), in one round trip; substrings
+ * (`contains`, the trigram indexes of migration 0006) only when neither found anything. Each
+ * condition is its own branch with its own `limit + 1` (an OR of columns under a LIMIT leads the
+ * planner to scan the table, hoping to meet matches early), and no branch sorts its matches: a
+ * common term stops at `limit + 1` rows, however many match. Answers the rows with their rank, and
+ * whether there were more than `limit`.
  */
 async function kindMatches<R extends { id: string }>(
   db: Tx,
   from: SQL,
-  where: { exact: SQL; prefix: SQL; contains: SQL | undefined },
+  where: { exact: SQL[]; prefix: SQL[]; contains: SQL[] },
   limit: number,
 ): Promise<{ rows: Array<R & { rank: number }>; more: boolean }> {
   const take = limit + 1;
-  let found = await rowsOf<R & { rank: number }>(
-    db,
-    sql`(select *, 0 as rank from (${from} and (${where.exact}) limit ${take}) e)
-        union all
-        (select *, 1 as rank from (${from} and (${where.prefix}) limit ${take}) p)`,
-  );
-  if (found.length === 0 && where.contains) {
-    found = await rowsOf<R & { rank: number }>(
-      db,
-      sql`select *, 2 as rank from (${from} and (${where.contains}) limit ${take}) s`,
+  const branches = (conditions: SQL[], rank: number) =>
+    conditions.map(
+      (c, k) =>
+        sql`(select *, ${sql.raw(String(rank))} as rank from (${from} and (${c}) limit ${take}) b${sql.raw(`${rank}_${k}`)})`,
     );
+  const union = (parts: SQL[]) => sql.join(parts, sql` union all `);
+  let found = await rowsOf<R & { rank: number }>(db, union([...branches(where.exact, 0), ...branches(where.prefix, 1)]));
+  if (found.length === 0 && where.contains.length > 0) {
+    found = await rowsOf<R & { rank: number }>(db, union(branches(where.contains, 2)));
   }
   const best = new Map<string, R & { rank: number }>();
   for (const row of found.sort((a, b) => Number(a.rank) - Number(b.rank))) if (!best.has(row.id)) best.set(row.id, row);
@@ -70,11 +70,11 @@ export async function searchAll(db: Tx, q: string): Promise<{ items: SearchResul
       db,
       sql`select u.id, ${OWNER}, u.company from users u where true`,
       {
-        exact: sql`lower(u.email) = ${lower}`,
-        prefix: sql`lower(u.email) like ${prefix} or lower(${name}) like ${prefix} or lower(u.company) like ${prefix}`,
+        exact: [sql`lower(u.email) = ${lower}`],
+        prefix: [sql`lower(u.email) like ${prefix}`, sql`lower(${name}) like ${prefix}`, sql`lower(u.company) like ${prefix}`],
         contains: anywhere
-          ? sql`u.email ilike ${anywhere} or ${name} ilike ${anywhere} or u.company ilike ${anywhere}`
-          : undefined,
+          ? [sql`u.email ilike ${anywhere}`, sql`${name} ilike ${anywhere}`, sql`u.company ilike ${anywhere}`]
+          : [],
       },
       per,
     ),
@@ -82,9 +82,9 @@ export async function searchAll(db: Tx, q: string): Promise<{ items: SearchResul
       db,
       sql`select l.key as id, ${OWNER} from licenses l join users u on u.id = l.user_id where true`,
       {
-        exact: sql`l.key = ${q.toUpperCase()}`,
-        prefix: sql`l.key like ${`${escapeLike(q.toUpperCase())}%`}`,
-        contains: anywhere ? sql`l.key ilike ${anywhere}` : undefined,
+        exact: [sql`l.key = ${q.toUpperCase()}`],
+        prefix: [sql`l.key like ${`${escapeLike(q.toUpperCase())}%`}`],
+        contains: anywhere ? [sql`l.key ilike ${anywhere}`] : [],
       },
       per,
     ),
@@ -93,9 +93,9 @@ export async function searchAll(db: Tx, q: string): Promise<{ items: SearchResul
       sql`select n.id, n.fingerprint, n.hostname, ${OWNER}
             from nodes n join licenses l on l.id = n.license_id join users u on u.id = l.user_id where true`,
       {
-        exact: sql`lower(n.fingerprint) = ${lower} or lower(n.hostname) = ${lower}`,
-        prefix: sql`lower(n.fingerprint) like ${prefix} or lower(n.hostname) like ${prefix}`,
-        contains: anywhere ? sql`n.fingerprint ilike ${anywhere} or n.hostname ilike ${anywhere}` : undefined,
+        exact: [sql`lower(n.fingerprint) = ${lower}`, sql`lower(n.hostname) = ${lower}`],
+        prefix: [sql`lower(n.fingerprint) like ${prefix}`, sql`lower(n.hostname) like ${prefix}`],
+        contains: anywhere ? [sql`n.fingerprint ilike ${anywhere}`, sql`n.hostname ilike ${anywhere}`] : [],
       },
       per,
     ),
@@ -103,9 +103,9 @@ export async function searchAll(db: Tx, q: string): Promise<{ items: SearchResul
       db,
       sql`select s.provider_id as id, ${OWNER} from subscriptions s join users u on u.id = s.user_id where true`,
       {
-        exact: sql`lower(s.provider_id) = ${lower}`,
-        prefix: sql`lower(s.provider_id) like ${prefix}`,
-        contains: anywhere ? sql`s.provider_id ilike ${anywhere}` : undefined,
+        exact: [sql`lower(s.provider_id) = ${lower}`],
+        prefix: [sql`lower(s.provider_id) like ${prefix}`],
+        contains: anywhere ? [sql`s.provider_id ilike ${anywhere}`] : [],
       },
       per,
     ),
@@ -113,9 +113,9 @@ export async function searchAll(db: Tx, q: string): Promise<{ items: SearchResul
       db,
       sql`select i.id, i.number, ${OWNER} from invoices i join users u on u.id = i.user_id where true`,
       {
-        exact: sql`lower(i.number) = ${lower}`,
-        prefix: sql`lower(i.number) like ${prefix}`,
-        contains: anywhere ? sql`i.number ilike ${anywhere}` : undefined,
+        exact: [sql`lower(i.number) = ${lower}`],
+        prefix: [sql`lower(i.number) like ${prefix}`],
+        contains: anywhere ? [sql`i.number ilike ${anywhere}`] : [],
       },
       per,
     ),
