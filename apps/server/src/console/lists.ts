@@ -1,4 +1,19 @@
-import { and, asc, count, desc, eq, gt, isNull, lte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  inArray,
+  isNotNull,
+  isNull,
+  lte,
+  sql,
+  type AnyColumn,
+  type SQL,
+  type SQLWrapper,
+} from 'drizzle-orm';
 import {
   refundedStatus,
   type ConsoleCustomerRow,
@@ -56,6 +71,18 @@ const page = <T>(items: T[], total: number, q: { page: number; size: number }, l
 });
 /** The total of a list without filters, from the rollups (migration 0011) instead of a count. */
 const counted = async (db: Db, counter: keyof ConsoleCounters) => (await readCounters(db))[counter];
+/**
+ * A deep page: the ids of its rows first, from the table alone in index order (the joins and the
+ * per-row counts then run for the page's rows only, not for every row skipped by OFFSET).
+ */
+function pageIds(
+  w: Window,
+  id: AnyColumn,
+  ids: (keyed: SQL | undefined) => { limit: (n: number) => { offset: (n: number) => SQLWrapper } },
+): SQL | undefined {
+  if (w.offset === 0) return undefined;
+  return inArray(id, ids(undefined).limit(w.limit).offset(w.offset) as never);
+}
 const cursorOf = <R extends { sortKey: string }>(row: R | undefined, id: (r: R) => string): Cursor | undefined =>
   row ? { key: row.sortKey, id: id(row) } : undefined;
 const nameOf = (u: { fname: string | null; lname: string | null }) => `${u.fname ?? ''} ${u.lname ?? ''}`.trim();
@@ -86,10 +113,14 @@ export function createLists(deps: { db: Db; clock: Clock }) {
           licenses: sql<number>`(select count(*) from ${licenses} l where l.user_id = ${OUTER_USER_ID})::int`,
         })
         .from(users)
-        .where(and(where, pastCursor(q.order, sort, users.id, type, w.after)))
+        .where(
+          pageIds(w, users.id, (keyed) =>
+            db.select({ id: users.id }).from(users).where(and(where, keyed)).orderBy(by(q.order, sort), by(q.order, users.id)),
+          ) ?? and(where, pastCursor(q.order, sort, users.id, type, w.after)),
+        )
         .orderBy(by(q.order, sort), by(q.order, users.id))
         .limit(w.limit)
-        .offset(w.offset),
+        .offset(w.offset > 0 ? 0 : w.offset),
       !w.count
         ? 0
         : where
@@ -136,10 +167,24 @@ export function createLists(deps: { db: Db; clock: Clock }) {
         .select({ s: subscriptions, email: users.email, sortKey: sql<string>`${sort}::text` })
         .from(subscriptions)
         .innerJoin(users, eq(users.id, subscriptions.userId))
-        .where(and(where, pastCursor(q.order, sort, subscriptions.id, type, w.after)))
+        .where(
+          pageIds(w, subscriptions.id, (keyed) =>
+            (p
+              ? db
+                  .select({ id: subscriptions.id })
+                  .from(subscriptions)
+                  .innerJoin(users, eq(users.id, subscriptions.userId))
+                  .where(and(where, keyed))
+              : db
+                  .select({ id: subscriptions.id })
+                  .from(subscriptions)
+                  .where(and(where, keyed, isNotNull(subscriptions.userId)))
+            ).orderBy(by(q.order, sort), by(q.order, subscriptions.id)),
+          ) ?? and(where, pastCursor(q.order, sort, subscriptions.id, type, w.after)),
+        )
         .orderBy(by(q.order, sort), by(q.order, subscriptions.id))
         .limit(w.limit)
-        .offset(w.offset),
+        .offset(w.offset > 0 ? 0 : w.offset),
       !w.count
         ? 0
         : where
@@ -209,10 +254,21 @@ export function createLists(deps: { db: Db; clock: Clock }) {
         .from(licenses)
         .leftJoin(users, eq(users.id, licenses.userId))
         .leftJoin(subscriptions, eq(subscriptions.id, licenses.subscriptionId))
-        .where(and(where, pastCursor(q.order, sort, licenses.id, type, w.after)))
+        .where(
+          pageIds(w, licenses.id, (keyed) =>
+            (p
+              ? db
+                  .select({ id: licenses.id })
+                  .from(licenses)
+                  .leftJoin(users, eq(users.id, licenses.userId))
+                  .where(and(where, keyed))
+              : db.select({ id: licenses.id }).from(licenses).where(and(where, keyed))
+            ).orderBy(by(q.order, sort), by(q.order, licenses.id)),
+          ) ?? and(where, pastCursor(q.order, sort, licenses.id, type, w.after)),
+        )
         .orderBy(by(q.order, sort), by(q.order, licenses.id))
         .limit(w.limit)
-        .offset(w.offset),
+        .offset(w.offset > 0 ? 0 : w.offset),
       !w.count
         ? 0
         : where
@@ -267,10 +323,21 @@ export function createLists(deps: { db: Db; clock: Clock }) {
         .from(invoices)
         .leftJoin(users, eq(users.id, invoices.userId))
         .leftJoin(subscriptions, eq(subscriptions.id, invoices.subscriptionId))
-        .where(and(where, pastCursor(q.order, sort, invoices.id, type, w.after)))
+        .where(
+          pageIds(w, invoices.id, (keyed) =>
+            (p
+              ? db
+                  .select({ id: invoices.id })
+                  .from(invoices)
+                  .leftJoin(users, eq(users.id, invoices.userId))
+                  .where(and(where, keyed))
+              : db.select({ id: invoices.id }).from(invoices).where(and(where, keyed))
+            ).orderBy(by(q.order, sort), by(q.order, invoices.id)),
+          ) ?? and(where, pastCursor(q.order, sort, invoices.id, type, w.after)),
+        )
         .orderBy(by(q.order, sort), by(q.order, invoices.id))
         .limit(w.limit)
-        .offset(w.offset),
+        .offset(w.offset > 0 ? 0 : w.offset),
       !w.count
         ? 0
         : where
