@@ -72,15 +72,16 @@ const page = <T>(items: T[], total: number, q: { page: number; size: number }, l
 /** The total of a list without filters, from the rollups (migration 0011) instead of a count. */
 const counted = async (db: Db, counter: keyof ConsoleCounters) => (await readCounters(db))[counter];
 /**
- * A deep page: the ids of its rows first, from the table alone in index order (the joins and the
- * per-row counts then run for the page's rows only, not for every row skipped by OFFSET).
+ * A page (not an export's batch): the ids of its rows first, from the table alone in index order;
+ * the joins and the per-row counts then run for the page's rows only, not for every row skipped by
+ * OFFSET, and the planner cannot pick a plan that joins whole tables for 20 rows.
  */
 function pageIds(
   w: Window,
   id: AnyColumn,
   ids: (keyed: SQL | undefined) => { limit: (n: number) => { offset: (n: number) => SQLWrapper } },
 ): SQL | undefined {
-  if (w.offset === 0) return undefined;
+  if (!w.count) return undefined;
   return inArray(id, ids(undefined).limit(w.limit).offset(w.offset) as never);
 }
 const cursorOf = <R extends { sortKey: string }>(row: R | undefined, id: (r: R) => string): Cursor | undefined =>
@@ -120,7 +121,7 @@ export function createLists(deps: { db: Db; clock: Clock }) {
         )
         .orderBy(by(q.order, sort), by(q.order, users.id))
         .limit(w.limit)
-        .offset(w.offset > 0 ? 0 : w.offset),
+        .offset(w.count ? 0 : w.offset),
       !w.count
         ? 0
         : where
@@ -184,7 +185,7 @@ export function createLists(deps: { db: Db; clock: Clock }) {
         )
         .orderBy(by(q.order, sort), by(q.order, subscriptions.id))
         .limit(w.limit)
-        .offset(w.offset > 0 ? 0 : w.offset),
+        .offset(w.count ? 0 : w.offset),
       !w.count
         ? 0
         : where
@@ -268,7 +269,7 @@ export function createLists(deps: { db: Db; clock: Clock }) {
         )
         .orderBy(by(q.order, sort), by(q.order, licenses.id))
         .limit(w.limit)
-        .offset(w.offset > 0 ? 0 : w.offset),
+        .offset(w.count ? 0 : w.offset),
       !w.count
         ? 0
         : where
@@ -337,7 +338,7 @@ export function createLists(deps: { db: Db; clock: Clock }) {
         )
         .orderBy(by(q.order, sort), by(q.order, invoices.id))
         .limit(w.limit)
-        .offset(w.offset > 0 ? 0 : w.offset),
+        .offset(w.count ? 0 : w.offset),
       !w.count
         ? 0
         : where
