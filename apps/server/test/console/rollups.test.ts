@@ -32,7 +32,7 @@ let current = '';
 
 async function call(opts: InjectOptions, app: 'portal' | 'console' = 'portal') {
   const res = await (app === 'portal' ? t.app.inject(opts) : t.consoleApp.inject(opts));
-  if (res.statusCode === 401) throw new Error(`signed out: ${opts.method} ${opts.url}`);
+  if (res.statusCode === 401) throw new Error(`signed out: ${opts.method} ${JSON.stringify(opts.url)}`);
   if (res.statusCode < 300 && opts.method !== 'GET') done.set(current, (done.get(current) ?? 0) + 1);
   return res;
 }
