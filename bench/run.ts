@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { apiBench, closeApiBench, listsBench } from './api';
 import { cacheMemoryBench } from './cache-memory';
+import { consoleBench } from './console';
 import { pinLoadGenerator } from './cores';
 import { startupBench } from './startup';
 import { validationBench } from './validation';
@@ -16,6 +17,7 @@ const sections: Record<string, () => Promise<Record<string, unknown>>> = {
   lists: listsBench,
   validation: validationBench,
   'cache-memory': cacheMemoryBench,
+  console: consoleBench,
 };
 
 const wanted = process.argv.slice(2).filter((a) => a in sections);

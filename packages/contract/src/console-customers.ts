@@ -4,9 +4,13 @@ import { isStorableText, STORABLE_TEXT_MESSAGE } from './common';
 import { LicenseSchema } from './licenses';
 import { AccountProfileSchema } from './users';
 
-/** GET /api/console/search?q=: at least 2 characters, at most 200; answers up to 20 results. */
+/**
+ * GET /api/console/search?q=: at least 2 characters, at most 200; answers up to 20 results, at most
+ * 5 of each kind, exact matches first, then prefixes, then substrings (of 3 characters or more).
+ */
 export const CONSOLE_SEARCH_MIN_LENGTH = 2;
 export const CONSOLE_SEARCH_LIMIT = 20;
+export const CONSOLE_SEARCH_PER_KIND = 5;
 export const ConsoleSearchQuerySchema = z.strictObject({
   q: z
     .string({ error: 'Type something to search for' })
@@ -19,6 +23,9 @@ export type ConsoleSearchQuery = z.input<typeof ConsoleSearchQuerySchema>;
 
 export const SEARCH_RESULT_KINDS = ['customer', 'license', 'node', 'subscription', 'invoice'] as const;
 export type SearchResultKind = (typeof SEARCH_RESULT_KINDS)[number];
+/** How a result matched: the whole text (an e-mail, a key, a number), its start, or a part inside it. */
+export const SEARCH_MATCHES = ['exact', 'prefix', 'substring'] as const;
+export type SearchMatch = (typeof SEARCH_MATCHES)[number];
 
 /** One hit: what matched (`label`, e.g. the license key), whose it is (`userId`, `email`). */
 export const SearchResultSchema = z.object({
@@ -30,9 +37,11 @@ export const SearchResultSchema = z.object({
   customer: z.string(),
   /** The matched object's own id where it has one (license key, node id, subscription id, invoice id). */
   subjectId: z.string().nullable(),
+  match: z.enum(SEARCH_MATCHES),
 });
 export type SearchResult = z.infer<typeof SearchResultSchema>;
-export const SearchResultsSchema = z.object({ items: z.array(SearchResultSchema) });
+/** The results, best first; `more`: some matches were left out (type more of the text to narrow). */
+export const SearchResultsSchema = z.object({ items: z.array(SearchResultSchema), more: z.boolean() });
 export type SearchResults = z.infer<typeof SearchResultsSchema>;
 
 export const CustomerParamsSchema = z.strictObject({ userId: z.uuid('This customer id is not valid') });

@@ -8,10 +8,11 @@ import { LICENSE_STATUSES } from './licenses';
 export const OverviewMonthSchema = z.object({
   /** `YYYY-MM` (UTC). */
   month: z.string(),
-  /** MRR at the end of the month (or now, for the current month). */
+  /** MRR (as the headline's) of the subscriptions alive at the end of the month; the current month's is the headline. */
   mrr: z.number().int(),
   /** Paid invoices' amounts in the month, less the refunds made in it (credits are not money back). */
   revenue: z.number().int(),
+  /** Subscriptions started in the month (checkout) and ended in it (at their period end, or cancelled now). */
   newSubscriptions: z.number().int(),
   churnedSubscriptions: z.number().int(),
 });
@@ -29,15 +30,19 @@ export type OverviewDay = z.infer<typeof OverviewDaySchema>;
 
 export const OverviewSchema = z.object({
   currency: z.string(),
-  /** Active and past-due subscriptions: unit amount × quantity, yearly ones divided by 12 (cents, rounded). */
+  /**
+   * Every subscription that gives access (active or past due), those set to cancel at the period
+   * end included until they end: unit amount × quantity, yearly ones divided by 12 (cents, rounded).
+   */
   mrr: z.number().int(),
   arr: z.number().int(),
   activeSubscriptions: z.number().int(),
   pastDueSubscriptions: z.number().int(),
   activeNodes: z.number().int(),
   activeLicenses: z.number().int(),
+  /** Customer accounts, with or without a subscription. */
   customers: z.number().int(),
-  /** The last 30 days. */
+  /** Today (UTC) and the 29 days before. */
   newSubscriptions: z.number().int(),
   churnedSubscriptions: z.number().int(),
   failedPayments: z.number().int(),

@@ -21,15 +21,16 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-async function search(q: string): Promise<SearchResult[]> {
+async function searchAnswer(q: string): Promise<{ items: SearchResult[]; more: boolean }> {
   const res = await t.consoleApp.inject({
     method: 'GET',
     url: `/api/console/search?q=${encodeURIComponent(q)}`,
     headers: { cookie: support },
   });
   expect(res.statusCode, res.body).toBe(200);
-  return res.json().items;
+  return res.json();
 }
+const search = async (q: string) => (await searchAnswer(q)).items;
 
 describe('search', () => {
   it('finds the customer by e-mail, name and company, in any case', async () => {
@@ -57,6 +58,47 @@ describe('search', () => {
     ).json();
     const number = page.subscriptions[0].invoices[0].number as string;
     expect(await search(number)).toContainEqual(expect.objectContaining({ kind: 'invoice', userId: fx.userId }));
+  });
+
+  it('ranks an exact e-mail first, then what starts with the text; substrings when nothing else matches', async () => {
+    await t.signIn('rank-me@example.com');
+    await t.signIn('rank-me@example.com.au');
+    await t.signIn('frank-me@example.com');
+    const exact = await search('Rank-Me@example.com');
+    expect(exact.filter((h) => h.kind === 'customer').map((h) => [h.customer.match(/<(.*)>/)?.[1], h.match])).toEqual([
+      ['rank-me@example.com', 'exact'],
+      ['rank-me@example.com.au', 'prefix'],
+    ]);
+    expect(exact[0]).toMatchObject({ kind: 'customer', match: 'exact' });
+    const inside = await search('ank-me@example');
+    expect(inside.filter((h) => h.kind === 'customer')).toHaveLength(3);
+    expect(inside.every((h) => h.match === 'substring')).toBe(true);
+  });
+
+  it('ranks an exact license key and invoice number above everything else', async () => {
+    const key = fx.a.ids.licenseKey!;
+    expect((await search(key.toLowerCase()))[0]).toMatchObject({ kind: 'license', label: key, match: 'exact' });
+    const page = (
+      await t.consoleApp.inject({ method: 'GET', url: `/api/console/customers/${fx.userId}`, headers: { cookie: support } })
+    ).json();
+    const number = page.subscriptions[0].invoices[0].number as string;
+    expect((await search(number))[0]).toMatchObject({ kind: 'invoice', label: `Invoice ${number}`, match: 'exact' });
+  });
+
+  it('answers at most 5 of a kind and says when there are more', async () => {
+    for (let k = 0; k < 6; k++) {
+      const cookie = await t.signIn(`many-${k}@example.com`);
+      await t.app.inject({
+        method: 'PATCH',
+        url: '/api/users/profile',
+        headers: { cookie },
+        payload: { fname: 'Many', lname: `Of ${k}`, company: `Plentiful ${k}` },
+      });
+    }
+    const answer = await searchAnswer('plentiful');
+    expect(answer.items.filter((h) => h.kind === 'customer')).toHaveLength(5);
+    expect(answer.more).toBe(true);
+    expect((await searchAnswer('plentiful 3')).more).toBe(false);
   });
 
   it('refuses a search of fewer than 2 characters with 400', async () => {

@@ -6,75 +6,80 @@ import type { Clock } from '../lib/clock';
 
 const DAY = 86_400_000;
 
-/**
- * Monthly recurring revenue of the subscriptions that give access (active or past due): unit
- * amount × quantity, a yearly one divided by 12, summed exactly and rounded to the cent once.
- */
-const MRR_EXACT = sql`coalesce(sum(case when interval = 'year' then unit_amount * quantity / 12.0 else unit_amount * quantity end), 0)`;
+/** The counters the overview reads (console_counters, kept by migration 0011's triggers). */
+export type ConsoleCounters = Record<
+  | 'subscriptions_active'
+  | 'subscriptions_past_due'
+  | 'subscriptions_with_customer'
+  | 'cards_expiring'
+  | 'customers'
+  | 'licenses'
+  | 'invoices',
+  number
+>;
+
+/** Every counter (0 when it has no row). */
+export async function readCounters(db: Db): Promise<ConsoleCounters> {
+  const found = await rows<{ name: string; value: string | number }>(db, sql`select name, value from console_counters`);
+  const out: Record<string, number> = {
+    subscriptions_active: 0,
+    subscriptions_past_due: 0,
+    subscriptions_with_customer: 0,
+    cards_expiring: 0,
+    customers: 0,
+    licenses: 0,
+    invoices: 0,
+  };
+  for (const r of found) out[r.name] = Number(r.value);
+  return out as ConsoleCounters;
+}
 
 /**
- * The console's overview: revenue and counts from the subscriptions, licenses and invoices tables,
- * the last 12 months, and validations in each of the last 30 days. Revenue per month is the local
- * engine's paid invoices less its refunds made that month (Stripe keeps its own); a past month's
- * MRR counts the subscriptions alive at its end at their current price.
+ * The console's overview, read from the rollups (docs/decisions/080-console-rollups-by-triggers.md):
+ * a few counters and one row per day, never the subscriptions or invoices themselves. MRR has one
+ * definition for the headline and the chart: the subscriptions that give access (active or past
+ * due, those set to cancel at the period end included until they end), unit amount × quantity, a
+ * yearly one divided by 12, summed exactly and rounded to the cent once. A month's point is the MRR
+ * of the subscriptions alive at its end (the current month's: now, which is the headline), at their
+ * current price. "The last 30 days" are today (UTC) and the 29 days before.
  */
 export function createOverview(deps: { db: Db; clock: Clock; currency: string }) {
   const { db, clock } = deps;
 
   async function getOverview(): Promise<Overview> {
     const now = clock.now();
-    const since = new Date(now.getTime() - 30 * DAY).toISOString();
     const nowIso = now.toISOString();
-    const firstMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 11, 1));
     const today = nowIso.slice(0, 10);
     const firstDay = new Date(now.getTime() - 29 * DAY).toISOString().slice(0, 10);
+    const firstMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 11, 1)).toISOString().slice(0, 10);
 
-    const [[subs], [moves], [lic], [people], [failed], [expiring], months, days] = await Promise.all([
+    const [counters, [recent], [lic], months, days] = await Promise.all([
+      readCounters(db),
       rows<Record<string, string | number>>(
         db,
-        sql`select round(${MRR_EXACT})::bigint as mrr, round(${MRR_EXACT} * 12)::bigint as arr,
-              count(*) filter (where status = 'active')::int as active, count(*) filter (where status = 'past_due')::int as past_due
-            from subscriptions where status in ('active', 'past_due')`,
+        sql`select coalesce(sum(new_subscriptions), 0)::int as new, coalesce(sum(churned_subscriptions), 0)::int as churned,
+                   coalesce(sum(failed_payments), 0)::int as failed
+              from console_days where day between ${firstDay}::date and ${today}::date`,
       ),
-      rows<Record<string, number>>(
-        db,
-        sql`select count(*) filter (where created_at > ${since} and status <> 'incomplete')::int as new,
-                   count(*) filter (where canceled_at > ${since} and status = 'canceled')::int as churned
-            from subscriptions`,
-      ),
+      // Licenses are not rolled up: "active" depends on the time (expires_at), and a rollup kept by
+      // every node activation would put a shared row on the activation path. 120k rows: one scan.
       rows<Record<string, number>>(
         db,
         sql`select count(*)::int as licenses, coalesce(sum(active_nodes), 0)::int as nodes
             from licenses where status = 'active' and expires_at > ${nowIso}`,
       ),
-      rows<Record<string, number>>(db, sql`select count(*)::int as n from users`),
-      rows<Record<string, number>>(
-        db,
-        sql`select count(*)::int as n from audit_events where action = 'subscription_payment_failed' and created_at > ${since}`,
-      ),
-      rows<Record<string, number>>(
-        db,
-        sql`select count(*)::int as n from subscriptions s join payment_methods pm on pm.id = s.payment_method_id
-            where s.status = 'active' and not s.cancel_at_period_end
-              and make_timestamptz(pm.exp_year, pm.exp_month, 1, 0, 0, 0, 'UTC') + interval '1 month' <= s.current_period_end`,
-      ),
       rows<Record<string, string | number>>(
         db,
         sql`with m as (
-              select generate_series(${firstMonth.toISOString()}::timestamptz, ${firstMonth.toISOString()}::timestamptz + interval '11 months', interval '1 month') as start
+              select generate_series(${firstMonth}::date, ${firstMonth}::date + interval '11 months', interval '1 month')::date as start
+            ), d as (
+              select * from console_days where day <= ${today}::date
             )
-            select to_char(m.start at time zone 'UTC', 'YYYY-MM') as month,
-              (select round(${MRR_EXACT})::bigint from subscriptions s
-                 where s.status <> 'incomplete' and s.created_at <= least(m.start + interval '1 month', ${nowIso}::timestamptz)
-                   and (s.canceled_at is null or s.canceled_at > least(m.start + interval '1 month', ${nowIso}::timestamptz))) as mrr,
-              (select coalesce(sum(amount_paid), 0)::bigint from invoices i
-                 where i.status = 'paid' and i.created_at >= m.start and i.created_at < m.start + interval '1 month')
-              - (select coalesce(sum(amount), 0)::bigint from invoice_refunds r
-                 where r.kind = 'refund' and r.created_at >= m.start and r.created_at < m.start + interval '1 month') as revenue,
-              (select count(*)::int from subscriptions s
-                 where s.status <> 'incomplete' and s.created_at >= m.start and s.created_at < m.start + interval '1 month') as new,
-              (select count(*)::int from subscriptions s
-                 where s.status = 'canceled' and s.canceled_at >= m.start and s.canceled_at < m.start + interval '1 month') as churned
+            select to_char(m.start, 'YYYY-MM') as month,
+              (select coalesce(sum(mrr12_started - mrr12_ended), 0) from d where d.day < (m.start + interval '1 month')::date) as mrr12,
+              (select coalesce(sum(revenue), 0) from d where d.day >= m.start and d.day < (m.start + interval '1 month')::date) as revenue,
+              (select coalesce(sum(new_subscriptions), 0) from d where d.day >= m.start and d.day < (m.start + interval '1 month')::date) as new,
+              (select coalesce(sum(churned_subscriptions), 0) from d where d.day >= m.start and d.day < (m.start + interval '1 month')::date) as churned
             from m order by m.start`,
       ),
       // Counted in memory by validation and added per day with the last-seen writes (validation_days).
@@ -88,22 +93,24 @@ export function createOverview(deps: { db: Db; clock: Clock; currency: string })
       ),
     ]);
 
+    // MRR × 12 in cents is a whole number: the headline is the current month's point.
+    const mrr12 = Number(months.at(-1)?.mrr12 ?? 0);
     return {
       currency: deps.currency,
-      mrr: Number(subs?.mrr ?? 0),
-      arr: Number(subs?.arr ?? 0),
-      activeSubscriptions: Number(subs?.active ?? 0),
-      pastDueSubscriptions: Number(subs?.past_due ?? 0),
+      mrr: Math.round(mrr12 / 12),
+      arr: mrr12,
+      activeSubscriptions: counters.subscriptions_active,
+      pastDueSubscriptions: counters.subscriptions_past_due,
       activeNodes: Number(lic?.nodes ?? 0),
       activeLicenses: Number(lic?.licenses ?? 0),
-      customers: Number(people?.n ?? 0),
-      newSubscriptions: Number(moves?.new ?? 0),
-      churnedSubscriptions: Number(moves?.churned ?? 0),
-      failedPayments: Number(failed?.n ?? 0),
-      cardsExpiringBeforeRenewal: Number(expiring?.n ?? 0),
+      customers: counters.customers,
+      newSubscriptions: Number(recent?.new ?? 0),
+      churnedSubscriptions: Number(recent?.churned ?? 0),
+      failedPayments: Number(recent?.failed ?? 0),
+      cardsExpiringBeforeRenewal: counters.cards_expiring,
       months: months.map((m) => ({
         month: String(m.month),
-        mrr: Number(m.mrr ?? 0),
+        mrr: Math.round(Number(m.mrr12) / 12),
         revenue: Number(m.revenue),
         newSubscriptions: Number(m.new),
         churnedSubscriptions: Number(m.churned),

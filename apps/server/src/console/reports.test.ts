@@ -1,5 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConsoleLicenseRow, ConsoleSubscriptionRow, Overview } from '@portal/contract';
+import type { ConsoleCustomerRow, ConsoleLicenseRow, ConsoleSubscriptionRow, Overview } from '@portal/contract';
 import { buildConsoleTestApp, type ConsoleTestApp } from '../../test/console-helpers';
 import { consoleFixtures, type ConsoleFixtures } from '../../test/console/fixtures';
 import { toCsv } from './csv';
@@ -62,6 +63,13 @@ describe('the overview', () => {
     expect(withYearly.mrr).toBe(after.mrr + 2083);
     expect(withYearly.arr).toBe(after.arr + 25000);
   });
+  it('counts a subscription set to cancel at the period end in the MRR headline and the chart alike, until it ends', async () => {
+    const before: Overview = (await get('/api/console/overview')).json();
+    await fx.cancelledSubscription();
+    const after: Overview = (await get('/api/console/overview')).json();
+    expect(after.mrr).toBeGreaterThan(before.mrr);
+    expect(after.months.at(-1)!.mrr).toBe(after.mrr);
+  });
 });
 
 describe('the lists', () => {
@@ -90,6 +98,23 @@ describe('the lists', () => {
     expect(customers.items).toEqual([expect.objectContaining({ id: fx.userId, activeSubscriptions: expect.any(Number) })]);
   });
 
+  it("counts each customer's active subscriptions and licenses, in the page and in the CSV", async () => {
+    const [counts] = await t.db
+      .select({
+        subs: sql<number>`(select count(*)::int from subscriptions where user_id = ${fx.userId} and status in ('active', 'past_due'))`,
+        lics: sql<number>`(select count(*)::int from licenses where user_id = ${fx.userId})`,
+      })
+      .from(sql`(select 1) one`);
+    expect(counts!.subs).toBeGreaterThan(0);
+    expect(counts!.lics).toBeGreaterThan(0);
+    const q = encodeURIComponent(fx.a.email);
+    const [row] = (await get(`/api/console/customers?q=${q}`)).json().items as ConsoleCustomerRow[];
+    expect(row).toMatchObject({ id: fx.userId, activeSubscriptions: counts!.subs, licenses: counts!.lics });
+    const csv = (await get(`/api/console/customers?format=csv&q=${q}`)).body.trim().split('\r\n');
+    expect(csv[0]).toBe('id,email,name,company,createdAt,activeSubscriptions,licenses');
+    expect(csv[1]!.split(',').slice(-2)).toEqual([String(counts!.subs), String(counts!.lics)]);
+  });
+
   it('exports any list as CSV', async () => {
     const res = await get('/api/console/invoices?format=csv&sort=amount');
     expect(res.statusCode).toBe(200);
@@ -101,22 +126,40 @@ describe('the lists', () => {
     expect((await get('/api/console/customers?format=xml')).statusCode).toBe(400);
   });
 
-  it('keeps every export out of caches and records it in the staff audit log: who, which list, how many rows, the filters', async () => {
+  it('keeps every export out of caches and records it in the staff audit log: who, which list, the filters', async () => {
     t.clock.advance(1000); // after the earlier test's export in the audit log's order
     const csv = await get('/api/console/invoices?format=csv&status=paid&page=1');
     expect(csv.headers['cache-control']).toBe('no-store');
-    const rows = csv.body.trim().split('\r\n').length - 1;
     const audit = (await get('/api/console/audit?size=5')).json().items as Array<Record<string, unknown>>;
     expect(audit[0]).toMatchObject({
       staffEmail: 'money@vendor.example',
       action: 'exportInvoices',
       subject: 'invoices.csv',
       userId: null,
-      data: { rows, filters: { status: 'paid' } },
+      data: { filters: { status: 'paid' } },
     });
     // A page read as JSON is not an export.
     await get('/api/console/invoices?status=paid');
     expect(((await get('/api/console/audit?size=5')).json().items as Array<{ id: string }>)[0]!.id).toBe(audit[0]!.id);
+  });
+
+  it('exports every row of a list as CSV in the order of its pages', async () => {
+    await fx.customer();
+    await fx.customer();
+    const pageRows = (await get('/api/console/customers?sort=email&order=asc&size=100')).json().items as ConsoleCustomerRow[];
+    const csv = (await get('/api/console/customers?sort=email&order=asc&format=csv')).body.trim().split('\r\n');
+    expect(csv.slice(1).map((line) => line.split(',')[0])).toEqual(pageRows.map((r) => r.id));
+    const newest = (await get('/api/console/customers?size=100')).json();
+    expect(newest.total).toBe(newest.items.length);
+    for (const list of ['customers', 'subscriptions', 'licenses', 'invoices']) {
+      // A deep page reads its ids first: the same rows as the same place of a bigger page.
+      const big = (await get(`/api/console/${list}?size=6`)).json();
+      const second = (await get(`/api/console/${list}?size=2&page=2`)).json();
+      expect(second.items, list).toEqual(big.items.slice(2, 4));
+      expect(second.total, list).toBe(big.total);
+    }
+    const all = (await get('/api/console/customers?format=csv')).body.trim().split('\r\n');
+    expect(all.slice(1).map((line) => line.split(',')[0])).toEqual(newest.items.map((r: ConsoleCustomerRow) => r.id));
   });
 
   it('writes CSV that spreadsheets cannot run', () => {

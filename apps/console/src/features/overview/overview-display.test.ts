@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayLabel, validationRows } from './overview-display';
+import { chartRows, dayLabel, validationRows } from './overview-display';
 
 describe('validationRows', () => {
   it('stacks valid and refused answers per UTC day', () => {
@@ -11,5 +11,15 @@ describe('validationRows', () => {
   it('labels a day without moving it into the reader’s time zone', () => {
     expect(dayLabel('2026-01-01', 'en-US')).toBe('Jan 1');
     expect(dayLabel('not-a-day')).toBe('not-a-day');
+  });
+});
+
+describe('chartRows', () => {
+  it('plots new and churned subscriptions as two bars side by side, both counted up', () => {
+    const [row] = chartRows(
+      [{ month: '2026-03', mrr: 35000, revenue: 0, newSubscriptions: 4, churnedSubscriptions: 1 }],
+      'en-US',
+    );
+    expect(row).toMatchObject({ label: 'Mar 2026', mrr: 350, new: 4, churned: 1 });
   });
 });

@@ -28,7 +28,7 @@ export interface ChartRow {
   churned: number;
 }
 
-/** The months as the charts plot them: money in the currency's major unit, churn as a negative bar. */
+/** The months as the charts plot them: money in the currency's major unit, new and churned side by side. */
 export function chartRows(months: readonly OverviewMonth[], locale?: string): ChartRow[] {
   return months.map((m) => ({
     month: m.month,
@@ -36,7 +36,7 @@ export function chartRows(months: readonly OverviewMonth[], locale?: string): Ch
     mrr: m.mrr / 100,
     revenue: m.revenue / 100,
     new: m.newSubscriptions,
-    churned: -m.churnedSubscriptions,
+    churned: m.churnedSubscriptions,
   }));
 }
 

@@ -23,13 +23,18 @@ export interface SearchGroup {
   items: Array<SearchResult & { key: string }>;
 }
 
-/** Results grouped by kind, in one fixed order of kinds, each keeping the server's order. */
+/**
+ * Results grouped by kind, each keeping the server's order (best match first); the groups in the
+ * order of their best result, so an exact e-mail, key or number leads whatever its kind.
+ */
 export function groupResults(items: readonly SearchResult[]): SearchGroup[] {
-  return SEARCH_RESULT_KINDS.map((kind) => ({
-    kind,
-    label: KIND_LABEL[kind],
-    items: items.map((item, index) => ({ ...item, key: `${index}` })).filter((item) => item.kind === kind),
-  })).filter((group) => group.items.length > 0);
+  const numbered = items.map((item, index) => ({ ...item, key: `${index}` }));
+  const kinds = [...new Set(items.map((item) => item.kind))].sort(
+    (a, b) =>
+      items.findIndex((i) => i.kind === a) - items.findIndex((i) => i.kind === b) ||
+      SEARCH_RESULT_KINDS.indexOf(a) - SEARCH_RESULT_KINDS.indexOf(b),
+  );
+  return kinds.map((kind) => ({ kind, label: KIND_LABEL[kind], items: numbered.filter((item) => item.kind === kind) }));
 }
 
 /** Where choosing a result goes: the customer's page, at the section holding the match. */

@@ -25,7 +25,7 @@ export async function customersRoutes(app: FastifyInstance, { db, page }: Custom
       querystring: ConsoleSearchQuerySchema,
       response: { 200: SearchResultsSchema, 400: ErrorSchema, ...guardedResponses },
     },
-    handler: async (req) => ({ items: await searchAll(db, req.query.q) }),
+    handler: async (req) => searchAll(db, req.query.q),
   });
 
   r.route({

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -14,8 +15,8 @@ import {
   OverviewSchema,
 } from '@portal/contract';
 import type { Db } from '../../db/client';
-import { toCsv } from '../csv';
-import type { Lists } from '../lists';
+import { csvLine, csvLines } from '../csv';
+import { batchAfter, CSV_BATCH_ROWS, type Cursor, type Lists, type Window } from '../lists';
 import type { createOverview } from '../overview';
 import { at, guardedResponses } from '../staff-guard';
 import type { StaffService } from '../staff.service';
@@ -26,6 +27,53 @@ export type ReportsRoutesDeps = {
   overview: ReturnType<typeof createOverview>;
   staff: Pick<StaffService, 'record'>;
 };
+
+type ListName = 'customers' | 'subscriptions' | 'licenses' | 'invoices';
+const EXPORT_ACTION = {
+  customers: 'exportCustomers',
+  subscriptions: 'exportSubscriptions',
+  licenses: 'exportLicenses',
+  invoices: 'exportInvoices',
+} as const satisfies Record<ListName, string>;
+
+/**
+ * Answers the page as JSON, or for `?format=csv` every row of the list (its filters and order) as a
+ * CSV download, streamed: read in batches, each after the last row of the one before, and written
+ * as it comes, so that memory stays flat however many rows there are. An export takes customers'
+ * data out of the console: the staff audit log records who took which list with which filters
+ * before a byte is sent (no audit row, no export).
+ */
+async function pageOrCsv<T extends Record<string, unknown>, P extends { items: T[] }>(
+  req: FastifyRequest<{ Querystring: { format?: string | undefined } }>,
+  reply: FastifyReply,
+  audit: { db: Db; staff: Pick<StaffService, 'record'> },
+  name: ListName,
+  list: (w?: Window) => Promise<P & { last?: Cursor }>,
+  columns: ReadonlyArray<keyof T & string>,
+) {
+  if (req.query.format !== 'csv') return list();
+  const { format: _format, page: _page, size: _size, ...filters } = req.query as Record<string, unknown>;
+  await audit.staff.record(audit.db, req.staffActor, {
+    action: EXPORT_ACTION[name],
+    reason: '',
+    subject: `${name}.csv`,
+    data: { filters },
+  });
+  async function* lines() {
+    yield csvLine(columns);
+    let after: Cursor | undefined;
+    for (;;) {
+      const batch = await list(batchAfter(after));
+      if (batch.items.length > 0) yield csvLines(batch.items, columns);
+      if (batch.items.length < CSV_BATCH_ROWS || !batch.last) return;
+      after = batch.last;
+    }
+  }
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${name}.csv"`)
+    .send(Readable.from(lines()));
+}
 
 /** The columns of each list's CSV download, in order. */
 const CSV_COLUMNS = {
@@ -47,14 +95,6 @@ const CSV_COLUMNS = {
   invoices: ['number', 'email', 'status', 'amountDue', 'amountPaid', 'currency', 'created', 'subscriptionId', 'userId', 'id'],
 } as const;
 
-type ListName = keyof typeof CSV_COLUMNS;
-const EXPORT_ACTION = {
-  customers: 'exportCustomers',
-  subscriptions: 'exportSubscriptions',
-  licenses: 'exportLicenses',
-  invoices: 'exportInvoices',
-} as const satisfies Record<ListName, string>;
-
 const listAnswer = <S extends z.ZodType>(page: S) => ({
   200: z.union([page, z.string()]),
   400: ErrorSchema,
@@ -64,33 +104,7 @@ const listAnswer = <S extends z.ZodType>(page: S) => ({
 /** The overview and the lists of customers, subscriptions, licenses and invoices. */
 export async function reportsRoutes(app: FastifyInstance, { db, lists, overview, staff }: ReportsRoutesDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-
-  /**
-   * Answers the page as JSON, or every row as a CSV download for `?format=csv`. An export takes a
-   * customer list out of the console: the staff audit log records who took which rows, with the
-   * filters, before a byte is sent (no audit row, no export).
-   */
-  async function pageOrCsv<T extends Record<string, unknown>, P extends { items: T[] }>(
-    req: FastifyRequest<{ Querystring: { format?: string | undefined } }>,
-    reply: FastifyReply,
-    name: ListName,
-    result: P,
-  ) {
-    if (req.query.format !== 'csv') return result;
-    const { format: _format, page: _page, size: _size, ...filters } = req.query as Record<string, unknown>;
-    await staff.record(db, req.staffActor, {
-      action: EXPORT_ACTION[name],
-      reason: '',
-      subject: `${name}.csv`,
-      data: { rows: result.items.length, filters },
-    });
-    const columns = CSV_COLUMNS[name] as ReadonlyArray<keyof T & string>;
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${name}.csv"`)
-      .serializer((p: unknown) => p as string)
-      .send(toCsv(result.items, columns));
-  }
+  const audit = { db, staff };
 
   r.route({
     ...at('getOverview'),
@@ -105,7 +119,8 @@ export async function reportsRoutes(app: FastifyInstance, { db, lists, overview,
   r.route({
     ...at('listCustomers'),
     schema: { summary: 'Customers', querystring: ListCustomersQuerySchema, response: listAnswer(ConsoleCustomerPageSchema) },
-    handler: async (req, reply) => pageOrCsv(req, reply, 'customers', await lists.listCustomers(req.query)),
+    handler: async (req, reply) =>
+      pageOrCsv(req, reply, audit, 'customers', (w) => lists.listCustomers(req.query, w), CSV_COLUMNS.customers),
   });
 
   r.route({
@@ -115,13 +130,15 @@ export async function reportsRoutes(app: FastifyInstance, { db, lists, overview,
       querystring: ListSubscriptionsQuerySchema,
       response: listAnswer(ConsoleSubscriptionPageSchema),
     },
-    handler: async (req, reply) => pageOrCsv(req, reply, 'subscriptions', await lists.listSubscriptions(req.query)),
+    handler: async (req, reply) =>
+      pageOrCsv(req, reply, audit, 'subscriptions', (w) => lists.listSubscriptions(req.query, w), CSV_COLUMNS.subscriptions),
   });
 
   r.route({
     ...at('listLicenses'),
     schema: { summary: 'Licenses', querystring: ListLicensesQuerySchema, response: listAnswer(ConsoleLicensePageSchema) },
-    handler: async (req, reply) => pageOrCsv(req, reply, 'licenses', await lists.listLicenses(req.query)),
+    handler: async (req, reply) =>
+      pageOrCsv(req, reply, audit, 'licenses', (w) => lists.listLicenses(req.query, w), CSV_COLUMNS.licenses),
   });
 
   r.route({
@@ -131,6 +148,7 @@ export async function reportsRoutes(app: FastifyInstance, { db, lists, overview,
       querystring: ListInvoicesQuerySchema,
       response: listAnswer(ConsoleInvoicePageSchema),
     },
-    handler: async (req, reply) => pageOrCsv(req, reply, 'invoices', await lists.listInvoices(req.query)),
+    handler: async (req, reply) =>
+      pageOrCsv(req, reply, audit, 'invoices', (w) => lists.listInvoices(req.query, w), CSV_COLUMNS.invoices),
   });
 }

@@ -5,4 +5,5 @@ export * from './billing';
 export * from './licenses';
 export * from './files';
 export * from './staff';
+export * from './console-rollups';
 export * from './staff-factors';

@@ -35,7 +35,10 @@ export function OverviewCharts({ overview }: { overview: Overview }) {
   return (
     <Grid gap="lg">
       <Grid.Col span={{ base: 12, lg: 7 }}>
-        <ChartCard title="Monthly recurring revenue" description="At the end of each month, the current month as of now">
+        <ChartCard
+          title="Monthly recurring revenue"
+          description="The subscriptions alive at the end of each month, at their current price; this month's point is the MRR above"
+        >
           <AreaChart
             h={260}
             data={rows}
@@ -69,18 +72,20 @@ export function OverviewCharts({ overview }: { overview: Overview }) {
         </ChartCard>
       </Grid.Col>
       <Grid.Col span={12}>
-        <ChartCard title="New and churned subscriptions" description="Subscriptions started and ended in each month">
+        <ChartCard
+          title="New and churned subscriptions"
+          description="Subscriptions started and ended in each month, side by side (a subscription ends at its period end, or when cancelled now)"
+        >
           <BarChart
             h={240}
             data={rows}
             dataKey="label"
-            type="stacked"
             series={[
               { name: 'new', label: 'New', color: 'brand.5' },
               { name: 'churned', label: 'Churned', color: 'red.6' },
             ]}
-            valueFormatter={(v) => String(Math.abs(v))}
-            yAxisProps={{ tickFormatter: (v: number) => String(Math.abs(v)), allowDecimals: false }}
+            valueFormatter={count}
+            yAxisProps={{ allowDecimals: false }}
             gridAxis="y"
             withLegend
             legendProps={{ verticalAlign: 'bottom', height: 40 }}

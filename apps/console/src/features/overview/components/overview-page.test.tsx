@@ -25,6 +25,17 @@ describe('OverviewPage', () => {
     expect(screen.getByRole('heading', { name: 'Monthly recurring revenue' })).toBeInTheDocument();
   });
 
+  it('says what MRR counts and what the number under the active subscriptions counts', async () => {
+    const o = anOverview();
+    renderOverview({ 'GET /api/console/overview': { status: 200, body: o } });
+    expect(await screen.findByText(/those set to cancel at the period end included until they end/)).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        `${o.pastDueSubscriptions} past due; ${new Intl.NumberFormat().format(o.customers)} customer accounts in all`,
+      ),
+    ).toBeInTheDocument();
+  });
+
   it('charts validations per day over the last 30 days, with their total', async () => {
     renderOverview({ 'GET /api/console/overview': { status: 200, body: anOverview() } });
     expect(await screen.findByRole('heading', { name: 'Validations per day' })).toBeInTheDocument();

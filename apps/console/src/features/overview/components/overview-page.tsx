@@ -41,7 +41,7 @@ const ROWS: ReadonlyArray<{ cols: SimpleGridProps['cols']; tiles: (o: Overview) 
       {
         label: 'Active subscriptions',
         value: count(o.activeSubscriptions),
-        hint: `${count(o.customers)} customers`,
+        hint: `${count(o.pastDueSubscriptions)} past due; ${count(o.customers)} customer accounts in all`,
         icon: <IconRepeat size={16} />,
       },
       {
@@ -89,7 +89,7 @@ export default function OverviewPage() {
   return (
     <PageFrame
       title="Overview"
-      description="Revenue, subscriptions and nodes at a glance; counts of the last 30 days unless named."
+      description="Revenue, subscriptions and nodes at a glance; counts of the last 30 days unless named. MRR counts every subscription that gives access (active or past due), those set to cancel at the period end included until they end; yearly ones divided by 12."
     >
       {error && !data ? <ErrorDisplay error={error} onRetry={refetch} retrying={isFetching} /> : null}
       {error && !data ? null : (

@@ -1,4 +1,4 @@
-import { Group, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Badge, Group, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconFileInvoice, IconKey, IconRepeat, IconServer, IconUser, type Icon } from '@tabler/icons-react';
 import type { SearchResult, SearchResultKind } from '@portal/contract';
 
@@ -27,7 +27,7 @@ export function ResultOption({ result }: { result: SearchResult }) {
       <ThemeIcon variant="light" color="gray" size={28} radius="md" aria-hidden>
         <Kind size={16} stroke={1.7} />
       </ThemeIcon>
-      <Stack gap={0} style={{ minWidth: 0 }}>
+      <Stack gap={0} style={{ minWidth: 0, flex: 1 }}>
         <Text size="sm" fw={500} ff={MONO[result.kind] ? 'monospace' : undefined} truncate>
           {result.label}
         </Text>
@@ -37,6 +37,11 @@ export function ResultOption({ result }: { result: SearchResult }) {
           </Text>
         ) : null}
       </Stack>
+      {result.match === 'exact' ? (
+        <Badge size="xs" variant="light" color="teal">
+          Exact
+        </Badge>
+      ) : null}
     </Group>
   );
 }

@@ -13,9 +13,24 @@ const results: SearchResult[] = [
     label: 'ABCDE-FGHJK-LMNPQ-RSTUV-WXYZ2',
     customer: 'Ada Lovelace <ada@acme.example>',
     subjectId: 'ABCDE-FGHJK-LMNPQ-RSTUV-WXYZ2',
+    match: 'exact',
   },
-  { kind: 'customer', userId: ADA, label: 'Ada Lovelace', customer: 'Ada Lovelace <ada@acme.example>', subjectId: null },
-  { kind: 'node', userId: ADA, label: 'pve-ada-01', customer: 'Ada Lovelace <ada@acme.example>', subjectId: 'n1' },
+  {
+    kind: 'customer',
+    userId: ADA,
+    label: 'Ada Lovelace',
+    customer: 'Ada Lovelace <ada@acme.example>',
+    subjectId: null,
+    match: 'prefix',
+  },
+  {
+    kind: 'node',
+    userId: ADA,
+    label: 'pve-ada-01',
+    customer: 'Ada Lovelace <ada@acme.example>',
+    subjectId: 'n1',
+    match: 'prefix',
+  },
 ];
 
 function renderSearch(answers: Parameters<typeof fakeFetch>[0]) {
@@ -38,8 +53,8 @@ function renderSearch(answers: Parameters<typeof fakeFetch>[0]) {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('SearchBox', () => {
-  it('answers as you type, once the typing pauses, grouped by kind', async () => {
-    const fetch = renderSearch({ 'GET /api/console/search?q=ada': { status: 200, body: { items: results } } });
+  it('answers as you type, once the typing pauses, grouped by kind, the best match first', async () => {
+    const fetch = renderSearch({ 'GET /api/console/search?q=ada': { status: 200, body: { items: results, more: false } } });
     await userEvent.type(screen.getByRole('searchbox', { name: /Search customers/ }), 'ada');
 
     const list = await screen.findByRole('listbox', { name: 'Search results' });
@@ -48,23 +63,31 @@ describe('SearchBox', () => {
       within(list)
         .getAllByText(/^(Customers|Licenses|Nodes)$/)
         .map((e) => e.textContent),
-    ).toEqual(['Customers', 'Licenses', 'Nodes']);
+    ).toEqual(['Licenses', 'Customers', 'Nodes']);
+    expect(within(list).getByText('Exact')).toBeInTheDocument();
+    expect(within(list).queryByText(/More match than shown/)).not.toBeInTheDocument();
     // One request for the settled text, not one per key.
     expect(fetch.calls.map((c) => c.path)).toEqual(['/api/console/search?q=ada']);
   });
 
   it('opens the chosen result with the keyboard, at the section that holds it', async () => {
-    renderSearch({ 'GET /api/console/search?q=pve': { status: 200, body: { items: results } } });
+    renderSearch({ 'GET /api/console/search?q=pve': { status: 200, body: { items: results, more: false } } });
     const box = screen.getByRole('searchbox', { name: /Search customers/ });
     await userEvent.type(box, 'pve');
     await screen.findByText('pve-ada-01');
-    // The first result (Customers) is selected; two steps down is the node.
+    // The first result (the license) is selected; two steps down is the node.
     await userEvent.keyboard('{ArrowDown}{ArrowDown}{Enter}');
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(`/customers/${ADA}#nodes`));
   });
 
+  it('says when more match than it shows', async () => {
+    renderSearch({ 'GET /api/console/search?q=ada': { status: 200, body: { items: results, more: true } } });
+    await userEvent.type(screen.getByRole('searchbox', { name: /Search customers/ }), 'ada');
+    expect(await screen.findByText(/More match than shown: type more/)).toBeInTheDocument();
+  });
+
   it('says when nothing matches, and asks for two characters first', async () => {
-    renderSearch({ 'GET /api/console/search?q=zzz': { status: 200, body: { items: [] } } });
+    renderSearch({ 'GET /api/console/search?q=zzz': { status: 200, body: { items: [], more: false } } });
     const box = screen.getByRole('searchbox', { name: /Search customers/ });
     await userEvent.type(box, 'z');
     expect(await screen.findByText('Type at least 2 characters')).toBeInTheDocument();

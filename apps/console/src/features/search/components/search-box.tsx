@@ -97,6 +97,11 @@ export function SearchBox({ compact = false }: { compact?: boolean }) {
               </Combobox.Group>
             ))
           )}
+          {!hint && !error && data?.more && groups.length > 0 ? (
+            <Text size="xs" c="dimmed" px="sm" py={6}>
+              More match than shown: type more of the e-mail, name, key or number to narrow the search.
+            </Text>
+          ) : null}
           {!hint && !error && settled && groups.length === 0 ? (
             <Combobox.Empty>No customer, license, node, subscription or invoice matches “{value.trim()}”</Combobox.Empty>
           ) : null}
