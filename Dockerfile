@@ -13,7 +13,8 @@ COPY apps/server/package.json apps/server/
 COPY apps/web/package.json apps/web/
 COPY apps/console/package.json apps/console/
 COPY e2e/package.json e2e/
-RUN npm ci --no-audit --no-fund
+# npm's download cache survives between builds (BuildKit and podman); the layer holds none of it.
+RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
 COPY . .
 # Public build-time settings of the web app (never secrets: they end up in the browser's code).
 ARG VITE_POSTHOG_KEY=
@@ -31,7 +32,7 @@ COPY apps/web/package.json apps/web/
 COPY apps/console/package.json apps/console/
 COPY e2e/package.json e2e/
 # TypeScript comes along only as an optional peer of mjml's config loader, unused at run time.
-RUN npm ci --omit=dev --workspace apps/server --no-audit --no-fund \
+RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --workspace apps/server --no-audit --no-fund \
  && rm -rf node_modules/typescript node_modules/@portal \
  && find node_modules -type f \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' -o -name '*.map' \
       -o -name '*.md' -o -name '*.markdown' \) -delete \
