@@ -98,6 +98,8 @@ describe.sequential('compose.yaml, scale profile: two replicas behind the proxy 
   afterAll(async () => {
     if (process.env.KEEP_STACK) return;
     await compose(['down', '-v', '-t', '30']).catch((err: unknown) => console.error(err));
+    // podman-compose 1.0.3 leaves the project's network behind.
+    await podman(['network', 'rm', '-f', `${project}_default`], { check: false });
     rmSync(dir, { recursive: true, force: true });
   });
 

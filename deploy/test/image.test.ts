@@ -7,11 +7,11 @@ import { STAND_INS } from './stand-ins';
 const MB = 1_000_000;
 type Inspect = {
   Size: number;
+  Healthcheck?: { Test: string[] };
   Config: {
     User: string;
     Labels: Record<string, string>;
     StopSignal?: string;
-    Healthcheck?: { Test: string[] };
     Volumes?: Record<string, unknown>;
     Env: string[];
   };
@@ -20,10 +20,10 @@ const inspect = async (image: string) => (JSON.parse((await podman(['image', 'in
 
 describe('the image', () => {
   it('runs as a non-root user, checks readiness, stops on SIGTERM, keeps DATA_DIR on a volume, carries its labels', async () => {
-    const { Config } = await inspect(PORTAL_IMAGE);
+    const { Config, Healthcheck } = await inspect(PORTAL_IMAGE);
     expect(Config.User).toBe('node');
     expect(Config.StopSignal).toBe('SIGTERM');
-    expect(Config.Healthcheck?.Test.join(' ')).toContain('/api/health/ready');
+    expect(Healthcheck?.Test.join(' ')).toContain('/api/health/ready');
     expect(Object.keys(Config.Volumes ?? {})).toEqual(['/data']);
     expect(Config.Env).toContain('DATA_DIR=/data');
     expect(Config.Labels).toMatchObject({
@@ -73,7 +73,8 @@ describe('the image alone, on the embedded defaults', () => {
   });
 
   afterAll(async () => {
-    await podman(['rm', '-f', '-t', '0', name], { check: false });
+    // -v: the container's anonymous DATA_DIR volume goes with it.
+    await podman(['rm', '-f', '-v', '-t', '0', name], { check: false });
   });
 
   it('answers, mails a sign-in link to its outbox, and sells a subscription with the test card', async () => {

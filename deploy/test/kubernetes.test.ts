@@ -140,7 +140,7 @@ describe.sequential("the Deployment's pod under podman kube play", () => {
 
   afterAll(async () => {
     await podman(['pod', 'rm', '-f', '-t', '0', podName], { check: false });
-    await podman(['rm', '-f', '-t', '0', pg, redis], { check: false });
+    await podman(['rm', '-f', '-v', '-t', '0', pg, redis], { check: false });
     await podman(['volume', 'rm', '-f', 'portal-releases'], { check: false });
     await podman(['network', 'rm', '-f', network], { check: false });
   });
