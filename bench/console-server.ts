@@ -13,6 +13,7 @@ const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: 
 const app = await buildApp(config, { database, clock: systemClock, serveWeb: false });
 const consoleApp = await buildConsoleApp(config, {
   services: app.ctx.services,
+  limitLinkAddress: app.ctx.limitLinkAddress,
   db: database.db,
   clock: systemClock,
   logger: false,

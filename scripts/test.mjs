@@ -3,6 +3,10 @@
 //
 //   npm test                      everything, API tests on PGlite (or TEST_DATABASE_URL)
 //   npm test -- unit | e2e        one part
+//   npm test -- containers        only the container tests (deploy/test: podman builds the image
+//                                 from the Dockerfile and runs it, compose.yaml and the Kubernetes
+//                                 manifests); `npm run test:containers` runs this
+//   npm test -- --containers      everything, and the container tests beside it (CI)
 //   npm test -- --postgres URL [--postgres-node PATH]
 //                                 also the API tests on the PostgreSQL server at URL (each test file
 //                                 makes its own database there); PATH runs that part on another Node
@@ -13,7 +17,9 @@
 // part, start as soon as the web build is there; the unit run (in the foreground) and the
 // PostgreSQL run (one vitest worker each when both run) share the rest. The system tests
 // (apps/server/test/system) start whole servers on the shared PostgreSQL whatever database the run
-// is for, so they run once: in the PostgreSQL run when there is one, on its Node.
+// is for, so they run once: in the PostgreSQL run when there is one, on its Node. The container
+// tests, when asked for, start first: building their images is mostly waiting on podman and the
+// network, and they take a lower priority so the other parts keep their pace.
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -23,9 +29,15 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
-  options: { postgres: { type: 'string' }, 'postgres-node': { type: 'string' }, checks: { type: 'boolean' } },
+  options: {
+    postgres: { type: 'string' },
+    'postgres-node': { type: 'string' },
+    checks: { type: 'boolean' },
+    containers: { type: 'boolean' },
+  },
 });
 const only = positionals[0];
+const containers = opts.containers || only === 'containers';
 const out = path.join(root, '.tmp');
 mkdirSync(out, { recursive: true });
 const vitestBin = path.join(root, 'node_modules/vitest/vitest.mjs');
@@ -75,11 +87,12 @@ function run(name, command, args, { env = {}, background = false, report } = {})
   });
 }
 
-/** One vitest run, with its JSON report in .tmp for the counts. */
-function vitest(name, args, { node = process.execPath, ...rest } = {}) {
+/** One vitest run, with its JSON report in .tmp for the counts; `nice` lowers its priority. */
+function vitest(name, args, { node = process.execPath, nice, ...rest } = {}) {
   const report = path.join(out, `${name.replace(/[^\w.-]+/g, '-')}.json`);
   rmSync(report, { force: true });
   const argv = [vitestBin, 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile=${report}`];
+  if (nice) return run(`${name} tests`, 'nice', ['-n', String(nice), node, ...argv], { ...rest, report });
   return run(`${name} tests`, node, argv, { ...rest, report });
 }
 
@@ -96,12 +109,18 @@ if (opts.checks) {
     runs.push(run(script, 'nice', ['-n', '5', 'npm', 'run', script], { background: true }).then((r) => ({ ...r, check: true })));
 }
 
+// The container tests build their own images (deploy/test/global-setup.ts).
+if (containers)
+  runs.push(vitest('containers', ['--config', 'deploy/test/vitest.config.ts'], { background: only !== 'containers', nice: 5 }));
+
 // The production builds first: the browser tests and the server's start-up tests serve them.
 let built = true;
-for (const [workspace, name] of [
-  ['apps/web', 'web'],
-  ['apps/console', 'console'],
-]) {
+for (const [workspace, name] of only === 'containers'
+  ? []
+  : [
+      ['apps/web', 'web'],
+      ['apps/console', 'console'],
+    ]) {
   if (only === 'unit' && existsSync(path.join(root, workspace, 'dist/index.html'))) continue;
   console.log(`\n=== building the ${name} app ===`);
   const build = spawnSync('npm', ['run', 'build', '-w', workspace], { cwd: root, stdio: 'inherit' });
@@ -110,9 +129,9 @@ for (const [workspace, name] of [
   runs.push(Promise.resolve({ name: `${name} build`, passed: 0, failed: 1, skipped: 0 }));
 }
 
-const e2e = only !== 'unit' && built;
-const unit = only !== 'e2e';
-const postgres = opts.postgres && only !== 'e2e';
+const e2e = only !== 'unit' && only !== 'containers' && built;
+const unit = only !== 'e2e' && only !== 'containers';
+const postgres = opts.postgres && only !== 'e2e' && only !== 'containers';
 if (e2e) runs.push(vitest('e2e', ['--config', 'e2e/vitest.config.ts'], { background: unit || postgres }));
 // Beside the browser tests, two unit-type runs take one worker each; alone, a run takes both.
 const workers = unit && postgres ? ['--maxWorkers=1'] : [];
