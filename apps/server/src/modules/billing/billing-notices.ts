@@ -14,7 +14,10 @@ export const RENEWAL_NOTICE_DAYS = 7;
 /** A card that expires before the renewal is reported once the renewal is this close. */
 export const CARD_NOTICE_DAYS = 30;
 
-export type NoticeKind = 'renewal-upcoming' | 'card-expiring' | 'payment-failed';
+/** The reminder of a failing payment goes out this many days before its grace ends. */
+export const GRACE_REMINDER_DAYS = 3;
+
+export type NoticeKind = 'renewal-upcoming' | 'card-expiring' | 'payment-failed' | 'payment-reminder';
 const DAY_MS = 86_400_000;
 
 /**
@@ -31,8 +34,10 @@ export function createBillingNotices(deps: {
   log: FastifyBaseLogger;
   outbox: Pick<OutboxService, 'enqueue' | 'kick'>;
   billingUrl: string;
+  /** PAYMENT_GRACE_DAYS: a failing payment's reminder goes out GRACE_REMINDER_DAYS before its end. */
+  graceDays: number;
 }) {
-  const { db, clock, outbox, billingUrl } = deps;
+  const { db, clock, outbox, billingUrl, graceDays } = deps;
 
   /** True when this notice was not recorded yet (and now is); false when it was already sent. */
   async function recordOnce(tx: Tx, subscriptionId: string, kind: NoticeKind, periodEnd: Date): Promise<boolean> {
@@ -66,6 +71,23 @@ export function createBillingNotices(deps: {
   const cardExpiresBeforeRenewal = sql`exists (select 1 from ${paymentMethods} where ${paymentMethods.id} = ${subscriptions.paymentMethodId}
     and ${paymentMethods.detachedAt} is null
     and make_timestamptz(${paymentMethods.expYear}, ${paymentMethods.expMonth}, 1, 0, 0, 0, 'UTC') + interval '1 month' <= ${subscriptions.currentPeriodEnd})`;
+
+  /**
+   * A failing local payment (past_due) whose grace ends within GRACE_REMINDER_DAYS and has not
+   * ended yet: its grace began (the unpaid period's start) between `graceDays` and
+   * `graceDays - GRACE_REMINDER_DAYS` days ago.
+   */
+  function graceEnding(now: Date): SQL {
+    const startedBy = (days: number) => new Date(now.getTime() - days * DAY_MS);
+    return and(
+      eq(subscriptions.provider, 'local'),
+      eq(subscriptions.status, 'past_due'),
+      isNotNull(subscriptions.userId),
+      gt(subscriptions.currentPeriodStart, startedBy(graceDays)),
+      lte(subscriptions.currentPeriodStart, startedBy(Math.max(graceDays - GRACE_REMINDER_DAYS, 0))),
+      notSent('payment-reminder'),
+    )!;
+  }
 
   const RULES: Array<{
     kind: NoticeKind;
@@ -106,6 +128,25 @@ export function createBillingNotices(deps: {
             expMonth: card.expMonth,
             expYear: card.expYear,
             renewsOn: sub.currentPeriodEnd.toISOString(),
+            url: billingUrl,
+          },
+        });
+      },
+    },
+    {
+      kind: 'payment-reminder',
+      where: graceEnding,
+      send: async (tx, sub, to) => {
+        const [open] = await cards.openInvoices(tx, sub.id);
+        if (!open) return;
+        await outbox.enqueue(tx, 'email', {
+          to,
+          template: 'payment-reminder',
+          data: {
+            number: open.number,
+            currency: open.currency,
+            amountDue: open.amountDue,
+            accessUntil: new Date(sub.currentPeriodStart.getTime() + graceDays * DAY_MS).toISOString(),
             url: billingUrl,
           },
         });

@@ -63,6 +63,13 @@ async function worker(when: Date) {
   return n;
 }
 
+/** Runs the billing notices once at `when`. */
+async function notices(when: Date) {
+  t.clock.set(when);
+  await t.app.ctx.services.billing.runNotices();
+  await flushOutbox(t);
+}
+
 const mails = (email: string, subject: RegExp) => t.mailer.messages.filter((m) => m.to === email && subject.test(m.subject));
 
 describe('a declined renewal', () => {
@@ -132,6 +139,15 @@ describe('a declined renewal', () => {
     expect((await subscriptionRow(t, c.stripeId)).nextPaymentAttemptAt).toBeNull();
     expect(await worker(at('2025-03-10T10:00:00.000Z'))).toBe(0);
     expect(await validate(c.key, c.fingerprint)).toMatchObject({ valid: true, code: 'VALID' });
+
+    // Three days before the grace ends, one reminder with the date the license ends.
+    const reminders = () => mails(email, /unless invoice/);
+    await notices(at('2025-03-10T10:00:00.000Z'));
+    expect(reminders()).toHaveLength(0);
+    await notices(at('2025-03-11T10:00:00.000Z'));
+    await notices(at('2025-03-12T10:00:00.000Z'));
+    expect(reminders()).toHaveLength(1);
+    expect(reminders()[0]!.subject).toMatch(/^Your license ends on March 14, 2025 unless invoice /);
 
     expect(await worker(GRACE_END)).toBe(1);
     expect(await subscriptionRow(t, c.stripeId)).toMatchObject({ status: 'canceled', nextPaymentAttemptAt: null });

@@ -19,7 +19,7 @@ export const RENEWAL_INTERVAL_MS = 30_000;
 export function createRenewals(ctx: BillingContext) {
   const { db, clock, log, outbox, billingUrl } = ctx;
   const { payments } = ctx.config;
-  const notices = createBillingNotices({ db, clock, log, outbox, billingUrl });
+  const notices = createBillingNotices({ db, clock, log, outbox, billingUrl, graceDays: ctx.config.payments.graceDays });
 
   /** One renewal step of a subscription whose period has ended (row locked by the caller). */
   async function renewOne(tx: Tx, sub: SubscriptionRow): Promise<SubscriptionRow> {

@@ -37,6 +37,14 @@ export const TEMPLATE_DATA = {
     /** The billing page, where the card is updated. */
     url,
   }),
+  /** Three days before a failed payment's grace ends, while it is still unpaid. */
+  'payment-reminder': z.object({
+    number: z.string().min(1),
+    currency: money.currency,
+    amountDue: money.amount,
+    accessUntil: isoDate,
+    url,
+  }),
   'renewal-upcoming': z.object({
     summary: z.string(),
     renewsOn: isoDate,
@@ -75,6 +83,7 @@ export const TemplatedMailSchema = z.discriminatedUnion('template', [
   entry('sign-in'),
   entry('receipt'),
   entry('payment-failed'),
+  entry('payment-reminder'),
   entry('renewal-upcoming'),
   entry('card-expiring'),
   entry('account-deleted'),

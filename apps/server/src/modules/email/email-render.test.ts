@@ -52,6 +52,11 @@ const SAMPLES: EmailJob[] = [
   },
   {
     to: 'a@example.com',
+    template: 'payment-reminder',
+    data: { number: 'INV-1003', currency: 'usd', amountDue: 25000, accessUntil: '2026-03-15T00:00:00.000Z', url },
+  },
+  {
+    to: 'a@example.com',
     template: 'renewal-upcoming',
     data: { summary: '10 × Node license (yearly)', renewsOn: '2026-12-01T00:00:00.000Z', currency: 'eur', amount: 250000, url },
   },

@@ -134,7 +134,39 @@ const paymentFailed: TemplateDef<'payment-failed'> = {
     lines(
       `We could not charge your card ${formatMoney(d.amountDue, d.currency)} for invoice ${d.number}.`,
       '',
-      `Your license stays valid until ${date(d.accessUntil)}. Add a working card on the billing page before the next billing date, or the subscription ends.`,
+      `Your license stays valid until ${date(d.accessUntil)} while we retry the payment. Add a working card on the billing page before then, or the subscription ends.`,
+      '',
+      `Update your card: ${d.url}`,
+    ),
+};
+
+const paymentReminder: TemplateDef<'payment-reminder'> = {
+  subject: (d) => `Your license ends on ${date(d.accessUntil)} unless invoice ${d.number} is paid`,
+  preview: (d) => `Update your card before ${date(d.accessUntil)} to keep your machines licensed.`,
+  blocks: [
+    { kind: 'title', text: 'Your payment is still failing' },
+    { kind: 'text', text: 'We still could not charge your card for invoice {{number}}.' },
+    { kind: 'amount', label: 'Amount due', value: '{{amount}}' },
+    {
+      kind: 'facts',
+      rows: [
+        ['Invoice number', '{{number}}'],
+        ['License valid until', '{{until}}'],
+      ],
+    },
+    {
+      kind: 'text',
+      text: 'On {{until}} the subscription ends and its license expires: your nodes stop validating. Add a working card to keep them running.',
+    },
+    { kind: 'button', href: '{{url}}', label: 'Update your card' },
+    { kind: 'note', text: 'The open invoice is paid with the new card as soon as you add it.' },
+  ],
+  vars: (d) => ({ amount: formatMoney(d.amountDue, d.currency), number: d.number, until: date(d.accessUntil), url: d.url }),
+  text: (d) =>
+    lines(
+      `We still could not charge your card ${formatMoney(d.amountDue, d.currency)} for invoice ${d.number}.`,
+      '',
+      `On ${date(d.accessUntil)} the subscription ends and its license expires: your nodes stop validating. Add a working card on the billing page before then.`,
       '',
       `Update your card: ${d.url}`,
     ),
@@ -267,6 +299,7 @@ export const TEMPLATES: { [T in TemplateName]: TemplateDef<T> } = {
   'sign-in': signIn,
   receipt,
   'payment-failed': paymentFailed,
+  'payment-reminder': paymentReminder,
   'renewal-upcoming': renewalUpcoming,
   'card-expiring': cardExpiring,
   'account-deleted': accountDeleted,
