@@ -55,11 +55,14 @@ describe.sequential('compose.yaml, scale profile: two replicas behind the proxy 
     copyFileSync(path.join(ROOT, 'compose.yaml'), path.join(dir, 'compose.yaml'));
     copyFileSync(path.join(ROOT, 'deploy/compose/Caddyfile'), path.join(dir, 'deploy/compose/Caddyfile'));
     // The operator's settings file, with the limits these tests need: license calls unlimited (they
-    // poll), sign-in links limited per address (a limit the replicas must share).
+    // poll), sign-in links limited per address (a limit the replicas must share). The owner who
+    // suspends a license across replicas signs in by link alone: the second factor it would ask for
+    // by default has its own browser test (e2e/console-second-factor.e2e.test.ts).
     writeFileSync(
       path.join(dir, 'deploy/compose/portal.env'),
       readFileSync(path.join(ROOT, 'deploy/compose/portal.env'), 'utf8') +
-        'RATE_LIMIT_LICENSE=0\nRATE_LIMIT_AUTH=0\nRATE_LIMIT_LINK_PER_ADDRESS=3\nCONSOLE_BOOTSTRAP_EMAIL=owner@vendor.example\n',
+        'RATE_LIMIT_LICENSE=0\nRATE_LIMIT_AUTH=0\nRATE_LIMIT_LINK_PER_ADDRESS=3\nCONSOLE_BOOTSTRAP_EMAIL=owner@vendor.example\n' +
+        'CONSOLE_REQUIRE_SECOND_FACTOR=none\n',
     );
     const pem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     const [portalPort, consolePort, proxyPort, mailPort] = [
