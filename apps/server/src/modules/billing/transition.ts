@@ -1,4 +1,4 @@
-import type { Tx, WithinTx } from '../../db/client';
+import type { Tx } from '../../db/client';
 import type { Receipt, StatePatch } from '../../providers/billing/gateway';
 import type { AuditEvent } from '../audit/audit-events';
 import type { SubscriptionRow } from './billing.repository';
@@ -142,8 +142,6 @@ export type TransitionInput = {
   /** Who the activity names: the customer's address, the staff, the provider, the system. */
   actor: string;
   cause: Cause;
-  /** The caller's own writes that belong to the change (the staff audit row), in its transaction. */
-  within?: WithinTx | undefined;
 };
 
 /**
@@ -166,7 +164,6 @@ export function createTransition(deps: TransitionDeps) {
       }
     }
     for (const event of activityOf(before, after, how.actor, how.cause)) await deps.record(tx, event);
-    await how.within?.(tx);
     return after;
   };
 }
