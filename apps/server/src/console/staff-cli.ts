@@ -2,7 +2,7 @@ import { EmailSchema, STAFF_ROLES, StaffRoleSchema, type StaffMember, type Staff
 import type { Db } from '../db/client';
 import { systemClock } from '../lib/clock';
 import { textTable } from '../lib/text-table';
-import { resetStaffFactors } from './staff-factors';
+import { resetStaffFactors } from './staff-factors-reset';
 import { CLI_ACTOR, createStaffService } from './staff.service';
 
 /** What the staff audit log says of a change made from the command line. */
