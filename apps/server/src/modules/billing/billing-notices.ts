@@ -8,6 +8,7 @@ import { localRepository as cards } from '../../providers/billing/local/local.re
 import { billingRepository as repo, type SubscriptionRow } from './billing.repository';
 import { applyBalance } from '../../providers/billing/local/proration';
 import { describe } from './lifecycle';
+import { graceEnd } from './transition';
 
 /** The yearly renewal notice goes out this many days before the renewal. */
 export const RENEWAL_NOTICE_DAYS = 7;
@@ -146,7 +147,7 @@ export function createBillingNotices(deps: {
             number: open.number,
             currency: open.currency,
             amountDue: open.amountDue,
-            accessUntil: new Date(sub.currentPeriodStart.getTime() + graceDays * DAY_MS).toISOString(),
+            accessUntil: graceEnd(sub, graceDays).toISOString(),
             url: billingUrl,
           },
         });

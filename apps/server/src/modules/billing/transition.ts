@@ -95,6 +95,15 @@ export function accessUntil(sub: SubscriptionRow, graceDays: number): Date {
   return sub.status === 'past_due' ? graceEnd(sub, graceDays) : sub.currentPeriodEnd;
 }
 
+/** A failing payment as the customer and the staff see it: since when, until when access lasts, the next try. */
+export type PaymentTrouble = { failingSince: Date; accessUntil: Date; nextAttemptAt: Date | null };
+
+/** The dunning state of a subscription whose renewal failed (past_due, in grace); null when none. */
+export function paymentTrouble(sub: SubscriptionRow, graceDays: number): PaymentTrouble | null {
+  if (sub.status !== 'past_due') return null;
+  return { failingSince: sub.currentPeriodStart, accessUntil: graceEnd(sub, graceDays), nextAttemptAt: sub.nextPaymentAttemptAt };
+}
+
 /**
  * The license follows the subscription: issued when it first gains access (checkout, or the
  * provider's first payment), resized and moved with the paid period (or the grace of a failed
