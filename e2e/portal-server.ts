@@ -13,6 +13,8 @@ export type Portal = {
   /** The vendor console's origin (its own listener on another free port). */
   consoleUrl: string;
   dataDir: string;
+  /** The server's own PostgreSQL database, when it runs on one. */
+  databaseUrl: string | undefined;
   stop: () => Promise<void>;
 };
 
@@ -25,17 +27,26 @@ export const CONSOLE_OWNER = 'owner@vendor.example';
  * CONSOLE_OWNER), and a new PostgreSQL database instead of PGlite when TEST_DATABASE_URL is set.
  * `env` adds to or overrides the embedded defaults (for example Stripe's settings).
  */
-export async function startPortal(env: Record<string, string> = {}): Promise<Portal> {
+export async function startPortal(env: Record<string, string> = {}, opts: StartOptions = {}): Promise<Portal> {
   // A port taken in the moment before the server bound it (another run beside this one): again on others.
   for (let attempt = 1; ; attempt++) {
-    const started = await startPortalOnce(env);
+    const started = await startPortalOnce(env, opts.postgres ?? process.env.TEST_DATABASE_URL);
     if (started.portal) return started.portal;
     if (attempt >= 5 || !portTaken(started.output)) throw started.error;
   }
 }
 
+export type StartOptions = {
+  /**
+   * A PostgreSQL server (any database's URL on it) where the server gets a new database of its own,
+   * even when the run is on PGlite: for tests that must reach the server's data (databaseUrl).
+   */
+  postgres?: string | undefined;
+};
+
 async function startPortalOnce(
   env: Record<string, string>,
+  postgres: string | undefined,
 ): Promise<{ portal: Portal; output?: undefined; error?: undefined } | { portal?: undefined; output: string; error: Error }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-e2e-'));
   const port = await freePort();
@@ -44,13 +55,13 @@ async function startPortalOnce(
   const consoleUrl = `http://localhost:${consolePort}`;
   let dbName: string | undefined;
   let databaseUrl: string | undefined;
-  if (process.env.TEST_DATABASE_URL) {
+  if (postgres) {
     dbName = `portal_e2e_${randomBytes(5).toString('hex')}`;
-    const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    const c = new pg.Client({ connectionString: postgres });
     await c.connect();
     await c.query(`create database ${dbName}`);
     await c.end();
-    const u = new URL(process.env.TEST_DATABASE_URL);
+    const u = new URL(postgres);
     u.pathname = `/${dbName}`;
     databaseUrl = u.toString();
   }
@@ -93,7 +104,7 @@ async function startPortalOnce(
   const removeData = async () => {
     rmSync(dataDir, { recursive: true, force: true });
     if (dbName) {
-      const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      const c = new pg.Client({ connectionString: postgres });
       await c.connect();
       await c.query(`drop database if exists ${dbName} with (force)`);
       await c.end();
@@ -123,6 +134,7 @@ async function startPortalOnce(
       baseUrl,
       consoleUrl,
       dataDir,
+      databaseUrl,
       stop: async () => {
         server.kill('SIGTERM');
         await new Promise((r) => server.once('exit', r));
