@@ -48,15 +48,24 @@ function countReport(file, status) {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
+  const failures = [];
   if (file && existsSync(file)) {
     const report = JSON.parse(readFileSync(file, 'utf8'));
     passed = report.numPassedTests;
     failed = report.numFailedTests;
     skipped = report.numPendingTests + report.numTodoTests;
-    failed += report.testResults.filter((s) => s.status === 'failed' && s.assertionResults.length === 0).length;
+    for (const suite of report.testResults) {
+      const where = path.relative(root, suite.name);
+      if (suite.status === 'failed' && suite.assertionResults.length === 0) {
+        failed++;
+        failures.push(`${where}: ${(suite.message || 'failed to load').split('\n')[0]}`);
+      }
+      for (const t of suite.assertionResults)
+        if (t.status === 'failed') failures.push(`${where} > ${t.fullName}: ${(t.failureMessages?.[0] ?? '').split('\n')[0]}`);
+    }
   }
   if (status !== 0 && failed === 0) failed = 1;
-  return { passed, failed, skipped };
+  return { passed, failed, skipped, failures };
 }
 
 /**
@@ -153,6 +162,9 @@ for (const r of results)
       ? `${r.name}: ${r.failed ? 'failed' : 'passed'}`
       : `${r.name}: ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}`,
   );
+// What failed, by name, beside the counts: a long run's log is often read from its end.
+for (const r of results)
+  for (const f of r.failures ?? []) console.log(`FAILED in ${r.name}: ${f.slice(0, 400)}`);
 const skipped = sum('skipped');
 console.log(`${sum('passed')} passed, ${sum('failed')} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(sum('failed') > 0 || sum('passed') === 0 ? 1 : 0);

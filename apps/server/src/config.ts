@@ -71,6 +71,7 @@ const EnvSchema = z.object({
   STRIPE_PRICE_MONTH: optionalString,
   STRIPE_PRICE_YEAR: optionalString,
   STRIPE_SENDS_RECEIPTS: optionalString.pipe(z.enum(['true', 'false'], { error: 'must be true or false' }).optional()),
+  STRIPE_SENDS_DUNNING: optionalString.pipe(z.enum(['true', 'false'], { error: 'must be true or false' }).optional()),
   BRAND_NAME: z.string().default('Customer Portal'),
   BRAND_LOGO_URL: optionalString,
   BRAND_ACCENT_COLOR: z
@@ -239,6 +240,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           priceYear: e.STRIPE_PRICE_YEAR,
           /** Stripe e-mails its own receipts (its "Successful payments" setting): the portal sends none for Stripe's invoices. */
           sendsReceipts: e.STRIPE_SENDS_RECEIPTS === 'true',
+          /** Stripe e-mails its customers about failed payments: the portal's dunning e-mails are not sent for Stripe. */
+          sendsDunning: e.STRIPE_SENDS_DUNNING === 'true',
         }
       : undefined,
     brand: {

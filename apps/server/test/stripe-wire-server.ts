@@ -67,6 +67,8 @@ type Subscription = {
   cancel_at_period_end: boolean;
   canceled_at: number | null;
   ended_at: number | null;
+  /** Why Stripe ended it (set when it did). */
+  cancellation_details?: { reason: 'cancellation_requested' | 'payment_failed' | 'payment_disputed' | null };
   created: number;
   default_payment_method: string | null;
   latest_invoice: string | null;
@@ -279,6 +281,7 @@ export async function startStripeWireServer(opts: {
       cancel_at: s.cancel_at_period_end ? s.item.current_period_end : null,
       canceled_at: s.canceled_at,
       ended_at: s.ended_at,
+      cancellation_details: { comment: null, feedback: null, reason: s.cancellation_details?.reason ?? null },
       created: s.created,
       start_date: s.created,
       billing_cycle_anchor: s.anchor,
@@ -1056,6 +1059,32 @@ export async function startStripeWireServer(opts: {
       } catch {
         s.status = 'past_due';
       }
+      return subscriptionView(s, []);
+    },
+
+    /**
+     * One of Stripe's own retries of a past_due subscription's open invoice (Smart Retries), with
+     * the subscription's card: paid → the subscription is active again. Answers whether it paid.
+     */
+    retryOpenInvoice(subscriptionId: string): boolean {
+      const s = getSub(subscriptionId);
+      const inv = invoices.get(s.latest_invoice!)!;
+      try {
+        pay(inv, s.default_payment_method ?? customers.get(s.customer)!.invoice_settings.default_payment_method);
+      } catch {
+        return false;
+      }
+      activate(s, null);
+      return true;
+    },
+
+    /** Stripe's retries ran out and its settings say "cancel the subscription": ended, unpaid. */
+    endUnpaid(subscriptionId: string) {
+      const s = getSub(subscriptionId);
+      s.status = 'canceled';
+      s.canceled_at = nowS();
+      s.ended_at = nowS();
+      s.cancellation_details = { reason: 'payment_failed' };
       return subscriptionView(s, []);
     },
 

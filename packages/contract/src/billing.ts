@@ -41,6 +41,13 @@ export const LocalConfirmSetupBodySchema = z.strictObject({
 
 export const SUBSCRIPTION_STATUSES = ['incomplete', 'active', 'past_due', 'canceled'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+/**
+ * Why a subscription ended (`canceled`): `cancelled` at its period's end, `unpaid` when the grace
+ * of a failed payment ran out (ended for non-payment), `ended_now` by the vendor, or with the
+ * owner's `account_deleted`. `past_due` is the other state of a failing payment: in grace.
+ */
+export const SUBSCRIPTION_END_REASONS = ['cancelled', 'unpaid', 'ended_now', 'account_deleted'] as const;
+export type SubscriptionEndReason = (typeof SUBSCRIPTION_END_REASONS)[number];
 
 export const SubscriptionSchema = z.object({
   stripeId: z.string(),
@@ -50,6 +57,8 @@ export const SubscriptionSchema = z.object({
   currentPeriodStart: z.string(),
   currentPeriodEnd: z.string(),
   cancelAtPeriodEnd: z.boolean(),
+  /** Why it ended; null while it runs. */
+  endedReason: z.enum(SUBSCRIPTION_END_REASONS).nullable(),
   plan: z.string(),
   unitAmount: z.number().int(),
   currency: z.string(),

@@ -104,7 +104,7 @@ describe('subscription actions', () => {
 
     expect((await act(`/api/console/subscriptions/${id}/cancel-now`, why('Fraud'))).statusCode).toBe(200);
     const ended = (await subs()).find((s) => s.stripeId === id)!;
-    expect(ended.status).toBe('canceled');
+    expect(ended).toMatchObject({ status: 'canceled', endedReason: 'ended_now' });
     expect(await validate(ended.licenseKey)).toBe('EXPIRED');
     expect((await act(`/api/console/subscriptions/${id}/cancel-now`, why('again'))).statusCode).toBe(409);
     expect((await act('/api/console/subscriptions/sub_unknown/cancel-now', why('x'))).statusCode).toBe(404);

@@ -13,6 +13,7 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { SUBSCRIPTION_END_REASONS } from '@portal/contract';
 import { users } from './users';
 
 /** Who holds a customer and its subscriptions: the embedded engine or Stripe. */
@@ -20,6 +21,12 @@ export const paymentProvider = pgEnum('payment_provider', ['local', 'stripe']);
 /** A subscription's state, in Stripe's words (ours are a subset of its statuses). */
 export const subscriptionStatus = pgEnum('subscription_status', ['active', 'past_due', 'incomplete', 'canceled']);
 export const billingInterval = pgEnum('billing_interval', ['month', 'year']);
+/**
+ * Why an ended (`canceled`) subscription ended, as Stripe's cancellation reason says it:
+ * cancelled at its period's end, unpaid when a failed payment's grace ran out (ended for
+ * non-payment), ended now by the vendor's staff, or with its owner's account.
+ */
+export const subscriptionEndReason = pgEnum('subscription_end_reason', SUBSCRIPTION_END_REASONS);
 
 /** Our user -> the payment provider's customer. */
 export const customers = pgTable('customers', {
@@ -79,6 +86,8 @@ export const subscriptions = pgTable(
     currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
     canceledAt: timestamp('canceled_at', { withTimezone: true }),
+    /** Set when the subscription ends (status canceled); null while it runs. */
+    endedReason: subscriptionEndReason('ended_reason'),
     /** A failed renewal's next payment attempt (the built-in engine's retries; null when none is planned). */
     nextPaymentAttemptAt: timestamp('next_payment_attempt_at', { withTimezone: true }),
     /** Idempotency of checkout: one subscription per operation key. */
@@ -87,6 +96,7 @@ export const subscriptions = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    check('subscriptions_ended_reason_only_when_ended', sql`${t.endedReason} is null or ${t.status} = 'canceled'`),
     index('subscriptions_user_idx').on(t.userId),
     index('subscriptions_renewal_idx')
       .on(t.currentPeriodEnd)

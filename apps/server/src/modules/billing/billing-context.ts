@@ -6,6 +6,7 @@ import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import type { BillTo, PaymentGateway, Receipt, StatePatch } from '../../providers/billing/gateway';
 import { createLocalGateway } from '../../providers/billing/local/local-gateway';
+import { localRepository } from '../../providers/billing/local/local.repository';
 import { createStripeGateway } from '../../providers/billing/stripe/stripe-gateway';
 import type { AuditService } from '../audit/audit.service';
 import type { EmailJob } from '../email/email-job';
@@ -43,6 +44,9 @@ export type BillingUser = { id: string; email: string; fname: string; lname: str
 export const SYSTEM = 'system';
 export const billToOf = (u: BillingUser): BillTo => ({ userId: u.id, email: u.email, name: `${u.fname} ${u.lname}`.trim() });
 
+/** An unpaid invoice, as the dunning e-mails and pages name it. */
+export type OpenInvoice = { id: string; number: string; amountDue: number; currency: string };
+
 export function toSubscription(row: SubscriptionRow, licenseKey: string | null): Subscription {
   return {
     stripeId: row.providerId,
@@ -52,6 +56,7 @@ export function toSubscription(row: SubscriptionRow, licenseKey: string | null):
     currentPeriodStart: row.currentPeriodStart.toISOString(),
     currentPeriodEnd: row.currentPeriodEnd.toISOString(),
     cancelAtPeriodEnd: row.cancelAtPeriodEnd,
+    endedReason: row.endedReason,
     plan: row.plan,
     unitAmount: row.unitAmount,
     currency: row.currency,
@@ -99,6 +104,22 @@ export function createBillingContext(deps: BillingDeps) {
   async function sendMail(tx: Tx, m: EmailJob) {
     await outbox.enqueue(tx, 'email', m);
   }
+
+  /**
+   * The open invoice of a failing payment (past_due): the built-in engine's own, or the one the
+   * provider holds (read from it: Stripe retries it on its own schedule). Undefined when none.
+   */
+  async function openInvoiceOf(tx: Tx, sub: SubscriptionRow): Promise<OpenInvoice | undefined> {
+    if (sub.provider === 'local') {
+      const [open] = await localRepository.openInvoices(tx, sub.id);
+      return open && { id: open.id, number: open.number, amountDue: open.amountDue, currency: open.currency };
+    }
+    const open = (await gatewayFor(sub.provider).listInvoices(tx, sub)).find((i) => i.status === 'open');
+    return open && { id: open.id, number: open.number, amountDue: open.amountDue, currency: open.currency };
+  }
+
+  /** Whether the portal e-mails the customer about a failing payment: not where Stripe does (STRIPE_SENDS_DUNNING). */
+  const sendsDunningOf = (row: Pick<SubscriptionRow, 'provider'>) => row.provider !== 'stripe' || !config.stripe?.sendsDunning;
 
   async function sendReceipt(tx: Tx, billTo: BillTo, inv: Receipt, row: SubscriptionRow) {
     if (inv.status !== 'paid' || inv.amountPaid <= 0) return;
@@ -212,6 +233,8 @@ export function createBillingContext(deps: BillingDeps) {
     applyState,
     sendMail,
     sendReceipt,
+    sendsDunningOf,
+    openInvoiceOf,
     billToFor,
     lockCustomer,
     customerIdOf,

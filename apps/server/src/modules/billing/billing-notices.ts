@@ -5,6 +5,7 @@ import { billingNotices, paymentMethods, subscriptions } from '../../db/schema/i
 import type { Clock } from '../../lib/clock';
 import type { OutboxService } from '../outbox/outbox.service';
 import { localRepository as cards } from '../../providers/billing/local/local.repository';
+import type { BillingContext, OpenInvoice } from './billing-context';
 import { billingRepository as repo, type SubscriptionRow } from './billing.repository';
 import { applyBalance } from '../../providers/billing/local/proration';
 import { describe } from './lifecycle';
@@ -23,8 +24,9 @@ const DAY_MS = 86_400_000;
 
 /**
  * The notices a billing product sends before something goes wrong, for subscriptions of the local
- * engine only: Stripe e-mails its own customers about upcoming renewals, expiring cards and failed
- * payments where the vendor turned those e-mails on, and the portal must not send a second copy.
+ * engine: Stripe e-mails its own customers about upcoming renewals and expiring cards where the
+ * vendor turned those e-mails on, and the portal must not send a second copy. The reminder of a
+ * failing payment goes to Stripe's customers too unless Stripe sends its own (STRIPE_SENDS_DUNNING).
  * Each notice is sent once per subscription and period: `billing_notices` records it in the
  * transaction that queues the e-mail. They read the local engine's cards and credit, which are
  * its own tables (the notices exist for that engine alone).
@@ -37,6 +39,9 @@ export function createBillingNotices(deps: {
   billingUrl: string;
   /** PAYMENT_GRACE_DAYS: a failing payment's reminder goes out GRACE_REMINDER_DAYS before its end. */
   graceDays: number;
+  /** The portal reminds Stripe's customers of a failing payment too (not when STRIPE_SENDS_DUNNING). */
+  remindsStripe: boolean;
+  openInvoiceOf: (tx: Tx, sub: SubscriptionRow) => Promise<OpenInvoice | undefined>;
 }) {
   const { db, clock, outbox, billingUrl, graceDays } = deps;
 
@@ -81,7 +86,7 @@ export function createBillingNotices(deps: {
   function graceEnding(now: Date): SQL {
     const startedBy = (days: number) => new Date(now.getTime() - days * DAY_MS);
     return and(
-      eq(subscriptions.provider, 'local'),
+      deps.remindsStripe ? undefined : eq(subscriptions.provider, 'local'),
       eq(subscriptions.status, 'past_due'),
       isNotNull(subscriptions.userId),
       gt(subscriptions.currentPeriodStart, startedBy(graceDays)),
@@ -138,7 +143,7 @@ export function createBillingNotices(deps: {
       kind: 'payment-reminder',
       where: graceEnding,
       send: async (tx, sub, to) => {
-        const [open] = await cards.openInvoices(tx, sub.id);
+        const open = await deps.openInvoiceOf(tx, sub);
         if (!open) return;
         await outbox.enqueue(tx, 'email', {
           to,
@@ -199,3 +204,18 @@ export function createBillingNotices(deps: {
   return { run, recordOnce };
 }
 export type BillingNotices = ReturnType<typeof createBillingNotices>;
+
+/** The notices of billing's context (the renewal worker and the provider's reports share them). */
+export function noticesOf(ctx: BillingContext) {
+  const { db, clock, log, outbox, billingUrl, config } = ctx;
+  return createBillingNotices({
+    db,
+    clock,
+    log,
+    outbox,
+    billingUrl,
+    graceDays: config.payments.graceDays,
+    remindsStripe: ctx.sendsDunningOf({ provider: 'stripe' }),
+    openInvoiceOf: ctx.openInvoiceOf,
+  });
+}

@@ -680,7 +680,7 @@ describe('renewals and period ends', () => {
     expect(late.statusCode).toBe(409);
     await t.app.ctx.services.billing.runRenewals();
     const row = await subscriptionRow(t, sub.stripeId);
-    expect(row.status).toBe('canceled');
+    expect(row).toMatchObject({ status: 'canceled', endedReason: 'cancelled' });
     expect(await invoicesOf(t, sub.stripeId)).toHaveLength(1);
     const license = (await licenseOf(t, sub.stripeId))!;
     expect(license.expiresAt.getTime()).toBeLessThanOrEqual(t.clock.now().getTime());
@@ -836,7 +836,7 @@ describe('for other modules: account deletion and export', () => {
     await t.db.transaction((tx) => t.app.ctx.services.billing.cancelAllNowForUser(tx, userId));
     for (const s of [a, b]) {
       const row = await subscriptionRow(t, s.stripeId);
-      expect(row.status).toBe('canceled');
+      expect(row).toMatchObject({ status: 'canceled', endedReason: 'account_deleted' });
       expect(row.currentPeriodEnd.getTime()).toBe(t.clock.now().getTime());
       expect((await licenseOf(t, s.stripeId))!.expiresAt.getTime()).toBeLessThanOrEqual(t.clock.now().getTime());
     }

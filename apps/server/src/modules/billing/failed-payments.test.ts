@@ -150,7 +150,17 @@ describe('a declined renewal', () => {
     expect(reminders()[0]!.subject).toMatch(/^Your license ends on March 14, 2025 unless invoice /);
 
     expect(await worker(GRACE_END)).toBe(1);
-    expect(await subscriptionRow(t, c.stripeId)).toMatchObject({ status: 'canceled', nextPaymentAttemptAt: null });
+    // Ended for non-payment, in the record and in what the customer's billing page reads.
+    expect(await subscriptionRow(t, c.stripeId)).toMatchObject({
+      status: 'canceled',
+      endedReason: 'unpaid',
+      nextPaymentAttemptAt: null,
+    });
+    const listed = await t.app.inject({ method: 'GET', url: '/api/billing/subscriptions', headers: { cookie: await signIn(t, email) } });
+    expect(listed.json().items.find((s: { stripeId: string }) => s.stripeId === c.stripeId)).toMatchObject({
+      status: 'canceled',
+      endedReason: 'unpaid',
+    });
     expect((await licenseOf(t, c.stripeId))!.expiresAt).toEqual(GRACE_END);
     t.clock.set(at('2025-03-14T10:00:01.000Z'));
     expect(await validate(c.key, c.fingerprint)).toMatchObject({ valid: false, code: 'EXPIRED' });

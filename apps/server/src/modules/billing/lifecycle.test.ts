@@ -31,6 +31,7 @@ function sub(over: Partial<SubscriptionRow> = {}): SubscriptionRow {
     currentPeriodEnd: LATER,
     cancelAtPeriodEnd: false,
     canceledAt: null,
+    endedReason: null,
     nextPaymentAttemptAt: null,
     checkoutKey: null,
     createdAt: EARLIER,

@@ -1,7 +1,11 @@
 import { AppError } from '../../lib/errors';
-import type { GatewayEvent, GatewayEvents } from '../../providers/billing/gateway';
+import type { Tx } from '../../db/client';
+import type { GatewayEvent, GatewayEvents, Receipt } from '../../providers/billing/gateway';
 import type { BillingContext } from './billing-context';
-import { billingRepository as repo } from './billing.repository';
+import { noticesOf } from './billing-notices';
+import { billingRepository as repo, type SubscriptionRow } from './billing.repository';
+import { describe } from './lifecycle';
+import { paymentTrouble } from './transition';
 import type { createCards } from './cards';
 
 const PROVIDER = 'stripe';
@@ -13,6 +17,7 @@ const PROVIDER = 'stripe';
  */
 export function createProviderSync(ctx: BillingContext, cards: Pick<ReturnType<typeof createCards>, 'payPastDueWith'>) {
   const { db, clock, log, audit, outbox, config } = ctx;
+  const notices = noticesOf(ctx);
   const events: GatewayEvents | undefined = ctx.gateway.events;
   const gatewayKind = ctx.gateway.kind;
 
@@ -27,9 +32,10 @@ export function createProviderSync(ctx: BillingContext, cards: Pick<ReturnType<t
         });
         if (!row) return;
         await ctx.transition(tx, before, row, { actor: PROVIDER, cause: before ? { kind: 'provider' } : { kind: 'created' } });
-        if (!event.receipt) return;
         const billTo = await ctx.billToFor(tx, row.userId);
-        if (billTo) await ctx.sendReceipt(tx, billTo, event.receipt, row);
+        if (!billTo) return;
+        if (event.receipt) await ctx.sendReceipt(tx, billTo, event.receipt, row);
+        await tellOfFailingPayment(tx, before, row, billTo.email, event.failedInvoice);
       });
       return;
     }
@@ -49,6 +55,36 @@ export function createProviderSync(ctx: BillingContext, cards: Pick<ReturnType<t
     await db.transaction(async (tx) => {
       await audit.record(tx, { type: 'card_added', userId: owner.userId, actor: PROVIDER, cardId: event.cardId, card });
     });
+  }
+
+  /**
+   * What the customer is told of a payment failing at the provider, which retries on its own
+   * schedule: that it failed (once per period, with the invoice and the grace's end), and that the
+   * subscription ended when it ends unpaid. Not sent where Stripe sends its own (STRIPE_SENDS_DUNNING).
+   */
+  async function tellOfFailingPayment(tx: Tx, before: SubscriptionRow | undefined, row: SubscriptionRow, to: string, failed?: Receipt) {
+    if (!ctx.sendsDunningOf(row)) return;
+    const trouble = paymentTrouble(row, config.payments.graceDays);
+    if (trouble && failed && (await notices.recordOnce(tx, row.id, 'payment-failed', row.currentPeriodEnd))) {
+      await ctx.sendMail(tx, {
+        to,
+        template: 'payment-failed',
+        data: {
+          number: failed.number,
+          amountDue: failed.amountDue,
+          currency: failed.currency,
+          url: ctx.billingUrl,
+          accessUntil: trouble.accessUntil.toISOString(),
+        },
+      });
+    }
+    if (before && before.status !== 'canceled' && row.status === 'canceled' && row.endedReason === 'unpaid') {
+      await ctx.sendMail(tx, {
+        to,
+        template: 'subscription-ended',
+        data: { summary: describe(row), endedOn: (row.canceledAt ?? clock.now()).toISOString(), url: ctx.billingUrl },
+      });
+    }
   }
 
   if (events) {

@@ -2,7 +2,7 @@ import type { Tx } from '../../db/client';
 import type { BillTo } from '../../providers/billing/gateway';
 import type { BillingContext } from './billing-context';
 import { SYSTEM } from './billing-context';
-import { createBillingNotices } from './billing-notices';
+import { noticesOf } from './billing-notices';
 import { billingRepository as repo, type SubscriptionRow } from './billing.repository';
 import { describe, endedNow } from './lifecycle';
 import { accessUntil, graceEnd } from './transition';
@@ -19,7 +19,7 @@ export const RENEWAL_INTERVAL_MS = 30_000;
 export function createRenewals(ctx: BillingContext) {
   const { db, clock, log, outbox, billingUrl } = ctx;
   const { payments } = ctx.config;
-  const notices = createBillingNotices({ db, clock, log, outbox, billingUrl, graceDays: ctx.config.payments.graceDays });
+  const notices = noticesOf(ctx);
 
   /** One renewal step of a subscription whose period has ended (row locked by the caller). */
   async function renewOne(tx: Tx, sub: SubscriptionRow): Promise<SubscriptionRow> {
@@ -27,7 +27,10 @@ export function createRenewals(ctx: BillingContext) {
     const billTo = await ctx.billToFor(tx, sub.userId);
     if (!billTo || !renewer) {
       // The owner is gone: nothing more is charged.
-      return ctx.transition(tx, sub, endedNow(sub, clock.now()), { actor: SYSTEM, cause: { kind: 'renewal' } });
+      return ctx.transition(tx, sub, endedNow(sub, clock.now()), {
+        actor: SYSTEM,
+        cause: billTo ? { kind: 'ended_now' } : { kind: 'renewal', endedBecause: 'account_deleted' },
+      });
     }
     if (sub.status === 'past_due') return retryOrEnd(tx, sub, billTo, renewer);
     const r = await renewer.renew(tx, sub, billTo);

@@ -14,7 +14,12 @@ export type Cause =
   /** The owner (or the vendor's staff for them) changed quantity, interval, cancelled or re-activated. */
   | { kind: 'owner'; invoice?: Receipt | undefined }
   /** A renewal we ran (the local engine): paid, failed, retried, or the end of the subscription. */
-  | { kind: 'renewal'; invoice?: Receipt | undefined; endedBecause?: 'cancelled' | 'unpaid' | undefined }
+  | {
+      kind: 'renewal';
+      invoice?: Receipt | undefined;
+      /** Set when the renewal ends it: cancelled at the period's end, unpaid, or its owner is gone. */
+      endedBecause?: 'cancelled' | 'unpaid' | 'account_deleted' | undefined;
+    }
   /** The open invoice of a failed renewal was paid (a retry, a new card, staff "retry now"). */
   | { kind: 'paid'; invoice?: Receipt | undefined }
   /** The payment provider reported the change (Stripe's webhooks). */
@@ -68,7 +73,10 @@ export function activityOf(
     });
   }
   if (before.status !== 'canceled' && after.status === 'canceled') {
-    const reason = cause.kind === 'renewal' ? cause.endedBecause : cause.kind === 'ended_now' ? cause.reason : undefined;
+    // What the entry says of the end: the provider's reports name only an unpaid end (a cancellation
+    // at Stripe may have been immediate), and an end by the vendor names none, as before.
+    const reported = cause.kind === 'provider' && after.endedReason !== 'unpaid';
+    const reason = after.endedReason === 'ended_now' || reported ? undefined : (after.endedReason ?? undefined);
     events.push({ ...base, type: 'subscription_ended', ...(reason ? { reason } : {}) });
   }
   return events;
@@ -166,7 +174,7 @@ export function createTransition(deps: TransitionDeps) {
     to: StatePatch | SubscriptionRow,
     how: TransitionInput,
   ): Promise<SubscriptionRow> {
-    const after = isRow(to) ? to : await deps.applyState(tx, before!, to);
+    const after = isRow(to) ? to : await deps.applyState(tx, before!, withEndReason(before!, to, how.cause));
     if (after.userId) {
       for (const effect of licenseEffects(before, after, deps.now(), deps.graceDays)) {
         await deps.applyLicense(tx, after, effect, how.actor);
@@ -179,3 +187,21 @@ export function createTransition(deps: TransitionDeps) {
 export type Transition = ReturnType<typeof createTransition>;
 
 const isRow = (to: StatePatch | SubscriptionRow): to is SubscriptionRow => 'id' in to && 'providerId' in to;
+
+/** Why a subscription ends, from what ended it (the provider's reports carry their own reason). */
+export function endReasonOf(cause: Cause): NonNullable<SubscriptionRow['endedReason']> {
+  switch (cause.kind) {
+    case 'renewal':
+      return cause.endedBecause ?? 'cancelled';
+    case 'ended_now':
+      return cause.reason ?? 'ended_now';
+    default:
+      return 'cancelled';
+  }
+}
+
+/** A patch that ends the subscription records why, once: the reason its source gave, else the cause's. */
+function withEndReason(before: SubscriptionRow, patch: StatePatch, cause: Cause): StatePatch {
+  if (patch.status !== 'canceled' || before.status === 'canceled') return patch;
+  return { ...patch, endedReason: patch.endedReason ?? endReasonOf(cause) };
+}

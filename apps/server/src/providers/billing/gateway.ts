@@ -98,8 +98,12 @@ export type SubscriptionState = Pick<
   | 'canceledAt'
 >;
 /** A change to the record: the provider's state, and the built-in engine's next retry of a failed payment. */
-export type StatePatch = Partial<SubscriptionState> & { nextPaymentAttemptAt?: Date | null };
-export type ProviderSubscription = SubscriptionState & { providerId: string };
+export type StatePatch = Partial<SubscriptionState> & {
+  nextPaymentAttemptAt?: Date | null;
+  /** Why it ends, when the answer ends it and its source knows (the provider's cancellation reason). */
+  endedReason?: SubscriptionRecord['endedReason'];
+};
+export type ProviderSubscription = SubscriptionState & { providerId: string; endedReason?: SubscriptionRecord['endedReason'] };
 
 /** Who pays: the portal user behind a provider customer. */
 export type BillTo = { userId: string; email: string; name: string };
@@ -191,7 +195,14 @@ export type CardFormInput = {
 
 /** What happened at the provider, in billing's words (read from the provider, never from the event's snapshot). */
 export type GatewayEvent =
-  | { type: 'subscription_changed'; subscription: ProviderSubscription; customerId: string | null; receipt?: Receipt }
+  | {
+      type: 'subscription_changed';
+      subscription: ProviderSubscription;
+      customerId: string | null;
+      receipt?: Receipt;
+      /** The invoice whose payment just failed (the provider retries it on its own schedule). */
+      failedInvoice?: Receipt;
+    }
   | { type: 'card_attached'; customerId: string; cardId: string };
 
 export type VerifiedEvent = {

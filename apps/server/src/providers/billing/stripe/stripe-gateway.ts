@@ -8,7 +8,7 @@ import type { PaymentGateway, ProviderSubscription, Receipt, StatePatch, Subscri
 import { addIntervals } from '../local/proration';
 import { call, createStripeClient, toAppError } from './stripe-client';
 import type { DeferredWork } from './stripe-jobs';
-import { fromUnix, idOf, STATUS, toInvoice } from './stripe-mapping';
+import { endReasonOf, fromUnix, idOf, STATUS, toInvoice } from './stripe-mapping';
 import { createStripeRefunds } from './stripe-refunds';
 import { jobFor, verifyStripeEvent } from './stripe-webhook';
 
@@ -58,6 +58,7 @@ export function createStripeGateway(deps: {
       currentPeriodEnd: fromUnix(item?.current_period_end ?? legacy.current_period_end ?? s.start_date),
       cancelAtPeriodEnd: s.cancel_at_period_end,
       canceledAt: s.canceled_at ? fromUnix(s.canceled_at) : null,
+      ...(STATUS[s.status] === 'canceled' ? { endedReason: endReasonOf(s) } : {}),
     };
   }
   const patchOf = (s: Stripe.Subscription): StatePatch => {
@@ -369,11 +370,13 @@ export function createStripeGateway(deps: {
           if (!id) return null;
           const s = await retrieveSubscription(id);
           const paid = job.eventType === 'invoice.paid' && inv.status === 'paid' && inv.amount_paid > 0;
+          const failed = job.eventType === 'invoice.payment_failed' && inv.status === 'open';
           return {
             type: 'subscription_changed',
             subscription: stateOf(s),
             customerId: idOf(s.customer),
             ...(paid ? { receipt: toReceipt(inv) } : {}),
+            ...(failed ? { failedInvoice: toReceipt(inv) } : {}),
           };
         }
         const si = await call(() => stripe.setupIntents.retrieve(job.id));

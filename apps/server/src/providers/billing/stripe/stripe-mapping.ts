@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import type { Invoice, SubscriptionStatus } from '@portal/contract';
+import type { Invoice, SubscriptionEndReason, SubscriptionStatus } from '@portal/contract';
 
 /** Stripe's subscription statuses as ours. */
 export const STATUS: Record<string, SubscriptionStatus> = {
@@ -12,6 +12,22 @@ export const STATUS: Record<string, SubscriptionStatus> = {
   incomplete_expired: 'canceled',
   canceled: 'canceled',
 };
+
+/**
+ * Why Stripe ended a subscription, in our words: Stripe's retries ran out (or the first payment
+ * never came) is ended for non-payment; a dispute ends it at once; else it was cancelled.
+ */
+export function endReasonOf(s: Pick<Stripe.Subscription, 'status' | 'cancellation_details'>): SubscriptionEndReason {
+  if (s.status === 'incomplete_expired') return 'unpaid';
+  switch (s.cancellation_details?.reason) {
+    case 'payment_failed':
+      return 'unpaid';
+    case 'payment_disputed':
+      return 'ended_now';
+    default:
+      return 'cancelled';
+  }
+}
 
 export const idOf = (v: string | { id: string } | null | undefined) => (v == null ? null : typeof v === 'string' ? v : v.id);
 export const fromUnix = (s: number) => new Date(s * 1000);

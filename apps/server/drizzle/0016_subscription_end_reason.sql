@@ -1,0 +1,3 @@
+CREATE TYPE "public"."subscription_end_reason" AS ENUM('cancelled', 'unpaid', 'ended_now', 'account_deleted');--> statement-breakpoint
+ALTER TABLE "subscriptions" ADD COLUMN "ended_reason" "subscription_end_reason";--> statement-breakpoint
+ALTER TABLE "subscriptions" ADD CONSTRAINT "subscriptions_ended_reason_only_when_ended" CHECK ("subscriptions"."ended_reason" is null or "subscriptions"."status" = 'canceled');
