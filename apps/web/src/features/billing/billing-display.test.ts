@@ -21,6 +21,7 @@ const sub: Subscription = {
   currentPeriodStart: '2026-06-01T00:00:00Z',
   currentPeriodEnd: '2026-07-01T00:00:00Z',
   cancelAtPeriodEnd: false,
+  endedReason: null,
   plan: 'Node license',
   unitAmount: 2500,
   currency: 'usd',

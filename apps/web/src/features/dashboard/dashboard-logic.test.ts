@@ -13,6 +13,7 @@ const sub = (over: Partial<Subscription> = {}): Subscription => ({
   currentPeriodStart: inDays(-10),
   currentPeriodEnd: inDays(20),
   cancelAtPeriodEnd: false,
+  endedReason: null,
   plan: 'PCE',
   unitAmount: 3000,
   currency: 'usd',

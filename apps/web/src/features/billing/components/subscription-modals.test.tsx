@@ -23,6 +23,7 @@ const sub: Subscription = {
   currentPeriodStart: '2026-06-01T12:00:00.000Z',
   currentPeriodEnd: '2026-07-01T12:00:00.000Z',
   cancelAtPeriodEnd: false,
+  endedReason: null,
   plan: 'Node license',
   unitAmount: 2500,
   currency: 'usd',
