@@ -18,8 +18,7 @@
 // PostgreSQL run (one vitest worker each when both run) share the rest. The system tests
 // (apps/server/test/system) start whole servers on the shared PostgreSQL whatever database the run
 // is for, so they run once: in the PostgreSQL run when there is one, on its Node. The container
-// tests, when asked for, start first: building their images is mostly waiting on podman and the
-// network, and they take a lower priority so the other parts keep their pace.
+// tests, when asked for with the rest, run last, alone.
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -118,9 +117,12 @@ if (opts.checks) {
     runs.push(run(script, 'nice', ['-n', '5', 'npm', 'run', script], { background: true }).then((r) => ({ ...r, check: true })));
 }
 
-// The container tests build their own images (deploy/test/global-setup.ts).
-if (containers)
-  runs.push(vitest('containers', ['--config', 'deploy/test/vitest.config.ts'], { background: only !== 'containers', nice: 5 }));
+// The container tests build their own images (deploy/test/global-setup.ts). Alone they run now;
+// with the other parts they run after them: beside them, building the image starved the browser
+// and PostgreSQL runs of CPU (38 min in all on 2 cores against about 16 + 10 one after the other)
+// and made their timing-sensitive tests flaky.
+const containerRun = () => vitest('containers', ['--config', 'deploy/test/vitest.config.ts']);
+if (only === 'containers') runs.push(containerRun());
 
 // The production builds first: the browser tests and the server's start-up tests serve them.
 let built = true;
@@ -154,6 +156,7 @@ if (postgres) {
 if (unit) runs.push(vitest(`unit (${dbName})`, [...(postgres ? ['--exclude', SYSTEM_TESTS] : []), ...workers]));
 
 const results = await Promise.all(runs);
+if (containers && only !== 'containers') results.push(await containerRun());
 const sum = (k) => results.reduce((n, r) => n + r[k], 0);
 console.log('');
 for (const r of results)
