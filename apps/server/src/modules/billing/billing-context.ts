@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Subscription } from '@portal/contract';
+import type { PaymentFailing, Subscription } from '@portal/contract';
 import type { Config } from '../../config';
 import type { Db, Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
@@ -13,6 +13,7 @@ import type { LicenseService } from '../licenses/licenses.service';
 import type { OutboxService } from '../outbox/outbox.service';
 import { billingRepository as repo, type CustomerRow, type SubscriptionRow } from './billing.repository';
 import { describe } from './lifecycle';
+import { paymentFailingOf } from './payment-failing';
 import { createTransition, type LicenseEffect } from './transition';
 
 /** What billing needs from the licenses domain; every writing call joins billing's transaction. */
@@ -43,7 +44,11 @@ export type BillingUser = { id: string; email: string; fname: string; lname: str
 export const SYSTEM = 'system';
 export const billToOf = (u: BillingUser): BillTo => ({ userId: u.id, email: u.email, name: `${u.fname} ${u.lname}`.trim() });
 
-export function toSubscription(row: SubscriptionRow, licenseKey: string | null): Subscription {
+export function toSubscription(
+  row: SubscriptionRow,
+  licenseKey: string | null,
+  paymentFailing: PaymentFailing | null,
+): Subscription {
   return {
     stripeId: row.providerId,
     status: row.status,
@@ -56,6 +61,7 @@ export function toSubscription(row: SubscriptionRow, licenseKey: string | null):
     unitAmount: row.unitAmount,
     currency: row.currency,
     licenseKey,
+    paymentFailing,
   };
 }
 
@@ -84,9 +90,13 @@ export function createBillingContext(deps: BillingDeps) {
   const gateways: PaymentGateway[] = stripe ? [local, stripe] : [local];
   const billingUrl = `${config.publicUrl}/app/billing`;
 
+  /** The failing payment of a past_due subscription, as the portal shows it (null otherwise). */
+  const paymentFailing = (tx: Tx, row: SubscriptionRow) =>
+    paymentFailingOf(tx, row, { graceDays: config.payments.graceDays, gatewayFor, log });
+
   async function withKey(row: SubscriptionRow): Promise<Subscription> {
     const keys = await licenses.keysBySubscription([row.id]);
-    return toSubscription(row, keys.get(row.id) ?? null);
+    return toSubscription(row, keys.get(row.id) ?? null, await paymentFailing(deps.db, row));
   }
 
   /** Writes a gateway's answer onto our record (an answer that changes nothing writes nothing). */
@@ -209,6 +219,7 @@ export function createBillingContext(deps: BillingDeps) {
     gateways,
     billingUrl,
     withKey,
+    paymentFailing,
     applyState,
     sendMail,
     sendReceipt,
