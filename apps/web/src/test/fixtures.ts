@@ -20,5 +20,13 @@ export function aSubscription(
   fields: Pick<Subscription, 'stripeId' | 'currentPeriodStart' | 'currentPeriodEnd' | 'plan' | 'unitAmount' | 'licenseKey'> &
     Partial<Subscription>,
 ): Subscription {
-  return { status: 'active', quantity: 3, interval: 'month', cancelAtPeriodEnd: false, currency: 'usd', ...fields };
+  return {
+    status: 'active',
+    quantity: 3,
+    interval: 'month',
+    cancelAtPeriodEnd: false,
+    currency: 'usd',
+    paymentFailing: null,
+    ...fields,
+  };
 }
