@@ -60,9 +60,14 @@ async function pictures(page: Page, scheme: 'light' | 'dark', stripeId: string) 
     await banner(page).waitFor();
     await screenshot(page, `payment-failing-dashboard-${width}-${scheme}`);
     await visit(page, '/app/billing', 'Billing');
+    await banner(page).waitFor();
+    await page.getByText('Payment failed, retrying').waitFor();
     await screenshot(page, `payment-failing-billing-${width}-${scheme}`);
     await page.goto(`/app/billing?pay=${stripeId}`);
     await page.getByRole('dialog', { name: 'Pay the open invoice' }).waitFor();
+    // The dialog's overlay covers the window: a window as tall as the page shows it over all of it.
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    await page.setViewportSize({ width, height });
     await screenshot(page, `payment-failing-pay-dialog-${width}-${scheme}`);
   }
   await page.setViewportSize({ width: 1280, height: 900 });

@@ -134,7 +134,7 @@ function PayForm({
           Cancel
         </Button>
         {usable.length > 0 ? (
-          <Button color="red" loading={isLoading} onClick={() => void submit()}>
+          <Button loading={isLoading} onClick={() => void submit()}>
             Pay {amount}
           </Button>
         ) : (

@@ -68,7 +68,7 @@ describe('a failing payment', () => {
   it('shows a banner on a signed-in page with the amount, the day access ends, the next try and Pay now', async () => {
     const { router } = renderAt('/app/licenses');
     const banner = await screen.findByRole('alert', { name: 'Your payment failed' });
-    expect(banner).toHaveTextContent('We could not charge $50.00 for your 2 nodes subscription.');
+    expect(banner).toHaveTextContent('We could not charge $50.00 for your subscription of 2 nodes.');
     expect(banner).toHaveTextContent(`Your license keeps working until ${formatDate(accessUntil)}`);
     expect(banner).toHaveTextContent(`We will try your card again on ${formatDate(nextAttemptAt)}.`);
     expect(screen.getByText('Licenses content')).toBeInTheDocument();
