@@ -147,7 +147,11 @@ describe('a failing payment in the portal', () => {
     expect(license).toMatchObject({ status: 'active', expiresAt: restored!.currentPeriodEnd });
     expect(new Date(license.expiresAt).getTime()).toBeGreaterThan(new Date(f.accessUntil).getTime());
     await visit(page, '/app/dashboard', 'Welcome, Ada');
+    // Once the subscription is on screen (the banner reads the same list), there is no banner.
+    await page.getByText('Renews on').waitFor();
+    await page.getByText('Active', { exact: true }).waitFor();
     expect(await banner(page).count()).toBe(0);
+    expect(await page.getByText('Payment failed, retrying').count()).toBe(0);
     await screenshot(page, 'payment-failing-paid-dashboard-1280-light');
   });
 });
