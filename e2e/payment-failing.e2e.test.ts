@@ -90,7 +90,9 @@ describe('a failing payment in the portal', () => {
     const amount = money(f.amountDue, f.currency);
     const until = day(f.accessUntil);
     // The machines keep running through the grace: the license is valid until its end.
-    const inGrace = (await getJson<{ items: LicenseJson[] }>(page, '/api/licenses/')).items.find((l) => l.licenseKey === licenseKey)!;
+    const inGrace = (await getJson<{ items: LicenseJson[] }>(page, '/api/licenses/')).items.find(
+      (l) => l.licenseKey === licenseKey,
+    )!;
     expect(inGrace.expiresAt).toBe(f.accessUntil);
 
     // The banner on every signed-in page: the amount, the day access ends, one action.
@@ -107,7 +109,10 @@ describe('a failing payment in the portal', () => {
       await expectAccessible(page, `${path} with a failing payment (light)`);
     }
     // The subscription says so, not "Active".
-    const card = page.getByRole('article').filter({ has: page.getByRole('heading', { level: 3 }) }).first();
+    const card = page
+      .getByRole('article')
+      .filter({ has: page.getByRole('heading', { level: 3 }) })
+      .first();
     await card.getByText('Payment failed, retrying').waitFor();
     expect(await card.getByText('Active', { exact: true }).count()).toBe(0);
     await visit(page, '/app/dashboard', 'Welcome, Ada');
@@ -143,7 +148,9 @@ describe('a failing payment in the portal', () => {
     await page.getByRole('article').getByText('Active', { exact: true }).first().waitFor();
     const [restored] = (await getJson<{ items: SubscriptionJson[] }>(page, '/api/billing/subscriptions/')).items;
     expect(restored).toMatchObject({ stripeId, status: 'active', paymentFailing: null });
-    const license = (await getJson<{ items: LicenseJson[] }>(page, '/api/licenses/')).items.find((l) => l.licenseKey === licenseKey)!;
+    const license = (await getJson<{ items: LicenseJson[] }>(page, '/api/licenses/')).items.find(
+      (l) => l.licenseKey === licenseKey,
+    )!;
     expect(license).toMatchObject({ status: 'active', expiresAt: restored!.currentPeriodEnd });
     expect(new Date(license.expiresAt).getTime()).toBeGreaterThan(new Date(f.accessUntil).getTime());
     await visit(page, '/app/dashboard', 'Welcome, Ada');

@@ -26,7 +26,10 @@ function kitComponents(): Set<string> {
     const text = readFileSync(file, 'utf8');
     for (const m of text.matchAll(/import\s*\{([^}]*)\}\s*from\s*'@mantine\/core'/g)) {
       for (const part of m[1]!.split(',')) {
-        const name = part.replace(/\btype\b/, '').split(' as ')[0]!.trim();
+        const name = part
+          .replace(/\btype\b/, '')
+          .split(' as ')[0]!
+          .trim();
         if (/^[A-Z]/.test(name)) names.add(name);
       }
     }

@@ -47,7 +47,13 @@ export function createCards(ctx: BillingContext) {
     for (const sub of pastDue) {
       try {
         const withCard = await ctx.applyState(tx, sub, await gateway.setSubscriptionCard(tx, sub, cardId, opId));
-        await settleOpenInvoice(tx, owner.userId, withCard, await gateway.payOpenInvoices(tx, withCard, owner.customerId, cardId, opId), actor);
+        await settleOpenInvoice(
+          tx,
+          owner.userId,
+          withCard,
+          await gateway.payOpenInvoices(tx, withCard, owner.customerId, cardId, opId),
+          actor,
+        );
       } catch (err) {
         if (!onFailure) throw err;
         onFailure(err, sub);

@@ -57,9 +57,9 @@ async function failedRenewal(email: string) {
   const sub = (await checkout(t, cookie, { interval: 'month', quantity: 2 })).json().subscription;
   const poor = (await addCard(t, cookie, '4000 0000 0000 9995')).json().paymentMethod;
   // The poor card takes over the subscription when the first goes; a working card is added after.
-  expect((await t.app.inject({ method: 'DELETE', url: `/api/billing/methods/${first.id}`, headers: { cookie } })).statusCode).toBe(
-    204,
-  );
+  expect(
+    (await t.app.inject({ method: 'DELETE', url: `/api/billing/methods/${first.id}`, headers: { cookie } })).statusCode,
+  ).toBe(204);
   const good = (await addCard(t, cookie, '5555 5555 5555 4444')).json().paymentMethod;
   const key = sub.licenseKey as string;
   const fingerprint = `fp-${email}`;
@@ -152,7 +152,10 @@ describe('POST /api/billing/subscriptions/{stripeId}/pay', () => {
     await expectUnchanged(t, async () => {
       const again = await pay(c.cookie, c.stripeId, { paymentMethodId: c.good }, { 'idempotency-key': 'pay-ok-00000001' });
       expect(again.statusCode).toBe(409);
-      expect(again.json()).toMatchObject({ code: 'CONFLICT', message: 'This subscription has no failed payment: there is nothing to pay.' });
+      expect(again.json()).toMatchObject({
+        code: 'CONFLICT',
+        message: 'This subscription has no failed payment: there is nothing to pay.',
+      });
     });
     // The worker has no retry left to run: the subscription stays as it was paid.
     t.clock.set(at('2025-03-03T10:00:00.000Z'));

@@ -76,7 +76,11 @@ function PayForm({
     }
     const result = await pay({ subscriptionId: s.stripeId, body: { paymentMethodId: cardId }, idempotencyKey });
     if ('error' in result) return;
-    notifications.show({ color: 'green', title: 'Payment received', message: `${amount} was paid. Your subscription is active again.` });
+    notifications.show({
+      color: 'green',
+      title: 'Payment received',
+      message: `${amount} was paid. Your subscription is active again.`,
+    });
     onDone();
   };
 

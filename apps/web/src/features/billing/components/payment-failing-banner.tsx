@@ -41,8 +41,9 @@ function FailingPayment({ subscription: s }: { subscription: Subscription }) {
     >
       <Stack gap="sm" align="flex-start">
         <Text size="sm">
-          We could not charge <strong style={{ fontVariantNumeric: 'tabular-nums' }}>{formatMoney(f.amountDue, f.currency)}</strong>{' '}
-          for your subscription of {plural(s.quantity, 'node')}. Your license keeps working until{' '}
+          We could not charge{' '}
+          <strong style={{ fontVariantNumeric: 'tabular-nums' }}>{formatMoney(f.amountDue, f.currency)}</strong> for your
+          subscription of {plural(s.quantity, 'node')}. Your license keeps working until{' '}
           <strong>{formatDate(f.accessUntil)}</strong>; pay before then to keep your nodes running.
           {f.nextAttemptAt ? ` We will try your card again on ${formatDate(f.nextAttemptAt)}.` : ''}
         </Text>

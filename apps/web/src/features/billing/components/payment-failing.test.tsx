@@ -40,7 +40,10 @@ type Answers = Parameters<typeof fakeFetch>[0];
 function renderAt(path: string, answers: Answers = {}) {
   const all: Answers = {
     'GET /api/config': { status: 200, body: portalConfig },
-    'GET /api/billing/prices': { status: 200, body: { plan: 'Node license', currency: 'usd', monthUnitAmount: 2500, yearUnitAmount: 25000 } },
+    'GET /api/billing/prices': {
+      status: 200,
+      body: { plan: 'Node license', currency: 'usd', monthUnitAmount: 2500, yearUnitAmount: 25000 },
+    },
     'GET /api/billing/methods/': { status: 200, body: { items: [poor, good] } },
     'GET /api/billing/subscriptions/': { status: 200, body: { items: [failing] } },
     'GET /api/billing/subscriptions/sub_due/invoices': { status: 200, body: { items: [] } },
