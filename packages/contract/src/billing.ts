@@ -49,6 +49,23 @@ export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 export const SUBSCRIPTION_END_REASONS = ['cancelled', 'unpaid', 'ended_now', 'account_deleted'] as const;
 export type SubscriptionEndReason = (typeof SUBSCRIPTION_END_REASONS)[number];
 
+/**
+ * A failing payment as the customer sees it (a `past_due` subscription, in grace): what is owed,
+ * until when the license keeps working (the grace's end) and when the card is tried again (null
+ * when no retry is scheduled: the built-in engine's schedule is done, or Stripe retries on its own).
+ * `invoiceNumber` is null when the provider has not told us of the open invoice (the amount is
+ * then the subscription's price for one period).
+ */
+export const PaymentFailingSchema = z.object({
+  amountDue: z.number().int(),
+  currency: z.string(),
+  invoiceNumber: z.string().nullable(),
+  failingSince: z.string(),
+  accessUntil: z.string(),
+  nextAttemptAt: z.string().nullable(),
+});
+export type PaymentFailing = z.infer<typeof PaymentFailingSchema>;
+
 export const SubscriptionSchema = z.object({
   stripeId: z.string(),
   status: z.enum(SUBSCRIPTION_STATUSES),
@@ -63,6 +80,8 @@ export const SubscriptionSchema = z.object({
   unitAmount: z.number().int(),
   currency: z.string(),
   licenseKey: z.string().nullable(),
+  /** The failing payment of a past_due subscription; null otherwise. */
+  paymentFailing: PaymentFailingSchema.nullable(),
 });
 export type Subscription = z.infer<typeof SubscriptionSchema>;
 export const SubscriptionListSchema = itemsOf(SubscriptionSchema);
@@ -79,6 +98,12 @@ export const CheckoutResponseSchema = z.object({
   subscription: SubscriptionSchema,
   clientSecret: z.string().optional(),
 });
+
+/** Pays a past_due subscription's open invoice now with one of the customer's cards. */
+export const PayOpenInvoiceBodySchema = z.strictObject({
+  paymentMethodId: z.string({ error: 'Choose a card to pay with' }).min(1, 'Choose a card to pay with').max(255),
+});
+export type PayOpenInvoiceBody = z.input<typeof PayOpenInvoiceBodySchema>;
 
 export const UpdateIntervalBodySchema = z.strictObject({ interval: IntervalSchema });
 export const UpdateQuantityBodySchema = z.strictObject({ quantity: QuantitySchema });

@@ -63,3 +63,6 @@ export function plural(n: number, word: string, pluralWord = `${word}s`): string
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
+
+/** The status of a subscription whose renewal failed (past_due, in grace), wherever it shows. */
+export const PAYMENT_FAILING_LABEL = 'Payment failed, retrying';

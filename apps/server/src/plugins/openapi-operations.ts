@@ -75,6 +75,7 @@ const NAMES: Readonly<Record<ApiTag, Readonly<Record<string, string>>>> = {
     'PUT /api/billing/subscriptions/{stripeId}/quantity': 'updateQuantity',
     'POST /api/billing/subscriptions/{stripeId}/reactivate': 'reactivateSubscription',
     'POST /api/billing/subscriptions/{stripeId}/preview': 'previewChange',
+    'POST /api/billing/subscriptions/{stripeId}/pay': 'payOpenInvoice',
     // Served only with Stripe configured.
     'POST /api/billing/webhook': 'handleWebhook',
     'GET /api/billing/invoices/{id}': 'getInvoice',

@@ -128,6 +128,7 @@ export const valid = {
   subscriptionParams: (ids: FuzzIds) => fc.record({ stripeId: fc.oneof(fc.constant(ids.stripeId), opaqueId('sub_')) }),
   intervalBody: () => fc.record({ interval }),
   quantityBody: () => fc.record({ quantity }),
+  payBody: (ids: FuzzIds) => fc.record({ paymentMethodId: fc.oneof(fc.constant(ids.paymentMethodId), opaqueId('pm_')) }),
   previewBody: () => fc.oneof(fc.record({ quantity }), fc.record({ interval })),
   invoiceParams: (ids: FuzzIds) => fc.record({ id: fc.oneof(fc.constant(ids.invoiceId), opaqueId('in_')) }),
   downloadQuery: () => fc.record({ refresh: fc.constantFrom('true', 'false') }, { requiredKeys: [] }),

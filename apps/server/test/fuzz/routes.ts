@@ -16,6 +16,7 @@ import {
   NodeParamsSchema,
   OnboardingBodySchema,
   PageQuerySchema,
+  PayOpenInvoiceBodySchema,
   PreviewChangeBodySchema,
   RequestLinkBodySchema,
   SubscriptionParamsSchema,
@@ -76,6 +77,11 @@ export type RouteEntry = {
   bodyLimit?: number;
   /** A valid request ends the fuzzing customer's session or account: only rejected cases are sent. */
   destructive?: true;
+  /**
+   * The owner's answer to `sample` when it is not a success: the route let the owner through to a
+   * rule of the resource's state (paying a subscription that owes nothing is a 409).
+   */
+  ownerStatus?: number;
   /** For the authorization matrix: one valid request (owner routes: on the owner's resources). */
   sample?: (ids: FuzzIds) => Sample;
   /** Which bad-input test file fuzzes it (routes without inputs are fuzzed for transport only). */
@@ -295,6 +301,21 @@ export const ROUTES: readonly RouteEntry[] = [
     headers: p(CheckoutHeadersSchema, valid.checkoutHeaders),
     bodyLimit: SMALL_BODY,
     sample: () => ({ body: { interval: 'month', quantity: 1 } }),
+    fuzz: 'billing',
+  },
+  {
+    method: 'POST',
+    url: '/api/billing/subscriptions/:stripeId/pay',
+    access: 'owner',
+    owns: ['subscription', 'paymentMethod'],
+    params: p(SubscriptionParamsSchema, valid.subscriptionParams),
+    body: p(PayOpenInvoiceBodySchema, valid.payBody),
+    headers: p(CheckoutHeadersSchema, valid.checkoutHeaders),
+    bodyLimit: SMALL_BODY,
+    sample: (ids) => ({ params: { stripeId: ids.stripeId }, body: { paymentMethodId: ids.paymentMethodId } }),
+    // The fuzzing customer's subscription is paid up: nothing to pay. Listed before the card's
+    // removal, which the owner's pass of the authorization matrix makes in table order.
+    ownerStatus: 409,
     fuzz: 'billing',
   },
   { method: 'GET', url: '/api/billing/subscriptions', access: 'session' },

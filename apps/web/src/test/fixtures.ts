@@ -20,5 +20,14 @@ export function aSubscription(
   fields: Pick<Subscription, 'stripeId' | 'currentPeriodStart' | 'currentPeriodEnd' | 'plan' | 'unitAmount' | 'licenseKey'> &
     Partial<Subscription>,
 ): Subscription {
-  return { status: 'active', quantity: 3, interval: 'month', cancelAtPeriodEnd: false, endedReason: null, currency: 'usd', ...fields };
+  return {
+    status: 'active',
+    quantity: 3,
+    interval: 'month',
+    cancelAtPeriodEnd: false,
+    endedReason: null,
+    currency: 'usd',
+    paymentFailing: null,
+    ...fields,
+  };
 }

@@ -1,12 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Subscription } from '@portal/contract';
+import type { PaymentFailing, Subscription } from '@portal/contract';
 import type { Config } from '../../config';
 import type { Db, Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import type { BillTo, PaymentGateway, Receipt, StatePatch } from '../../providers/billing/gateway';
 import { createLocalGateway } from '../../providers/billing/local/local-gateway';
-import { localRepository } from '../../providers/billing/local/local.repository';
 import { createStripeGateway } from '../../providers/billing/stripe/stripe-gateway';
 import type { AuditService } from '../audit/audit.service';
 import type { EmailJob } from '../email/email-job';
@@ -14,6 +13,7 @@ import type { LicenseService } from '../licenses/licenses.service';
 import type { OutboxService } from '../outbox/outbox.service';
 import { billingRepository as repo, type CustomerRow, type SubscriptionRow } from './billing.repository';
 import { describe } from './lifecycle';
+import { openInvoiceOf as openInvoice, paymentFailingOf } from './payment-failing';
 import { createTransition, type LicenseEffect } from './transition';
 
 /** What billing needs from the licenses domain; every writing call joins billing's transaction. */
@@ -44,10 +44,13 @@ export type BillingUser = { id: string; email: string; fname: string; lname: str
 export const SYSTEM = 'system';
 export const billToOf = (u: BillingUser): BillTo => ({ userId: u.id, email: u.email, name: `${u.fname} ${u.lname}`.trim() });
 
-/** An unpaid invoice, as the dunning e-mails and pages name it. */
-export type OpenInvoice = { id: string; number: string; amountDue: number; currency: string };
+export type { OpenInvoice } from './payment-failing';
 
-export function toSubscription(row: SubscriptionRow, licenseKey: string | null): Subscription {
+export function toSubscription(
+  row: SubscriptionRow,
+  licenseKey: string | null,
+  paymentFailing: PaymentFailing | null,
+): Subscription {
   return {
     stripeId: row.providerId,
     status: row.status,
@@ -61,6 +64,7 @@ export function toSubscription(row: SubscriptionRow, licenseKey: string | null):
     unitAmount: row.unitAmount,
     currency: row.currency,
     licenseKey,
+    paymentFailing,
   };
 }
 
@@ -89,9 +93,13 @@ export function createBillingContext(deps: BillingDeps) {
   const gateways: PaymentGateway[] = stripe ? [local, stripe] : [local];
   const billingUrl = `${config.publicUrl}/app/billing`;
 
+  /** The failing payment of a past_due subscription, as the portal shows it (null otherwise). */
+  const paymentFailing = (tx: Tx, row: SubscriptionRow) =>
+    paymentFailingOf(tx, row, { graceDays: config.payments.graceDays, gatewayFor, log });
+
   async function withKey(row: SubscriptionRow): Promise<Subscription> {
     const keys = await licenses.keysBySubscription([row.id]);
-    return toSubscription(row, keys.get(row.id) ?? null);
+    return toSubscription(row, keys.get(row.id) ?? null, await paymentFailing(deps.db, row));
   }
 
   /** Writes a gateway's answer onto our record (an answer that changes nothing writes nothing). */
@@ -105,18 +113,8 @@ export function createBillingContext(deps: BillingDeps) {
     await outbox.enqueue(tx, 'email', m);
   }
 
-  /**
-   * The open invoice of a failing payment (past_due): the built-in engine's own, or the one the
-   * provider holds (read from it: Stripe retries it on its own schedule). Undefined when none.
-   */
-  async function openInvoiceOf(tx: Tx, sub: SubscriptionRow): Promise<OpenInvoice | undefined> {
-    if (sub.provider === 'local') {
-      const [open] = await localRepository.openInvoices(tx, sub.id);
-      return open && { id: open.id, number: open.number, amountDue: open.amountDue, currency: open.currency };
-    }
-    const open = (await gatewayFor(sub.provider).listInvoices(tx, sub)).find((i) => i.status === 'open');
-    return open && { id: open.id, number: open.number, amountDue: open.amountDue, currency: open.currency };
-  }
+  /** The open invoice of a failing payment (past_due), from the gateway that holds it. */
+  const openInvoiceOf = (tx: Tx, sub: SubscriptionRow) => openInvoice(tx, sub, gatewayFor);
 
   /** Whether the portal e-mails the customer about a failing payment: not where Stripe does (STRIPE_SENDS_DUNNING). */
   const sendsDunningOf = (row: Pick<SubscriptionRow, 'provider'>) => row.provider !== 'stripe' || !config.stripe?.sendsDunning;
@@ -230,6 +228,7 @@ export function createBillingContext(deps: BillingDeps) {
     gateways,
     billingUrl,
     withKey,
+    paymentFailing,
     applyState,
     sendMail,
     sendReceipt,

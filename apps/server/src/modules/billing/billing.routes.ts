@@ -10,6 +10,7 @@ import {
   InvoiceParamsSchema,
   LocalConfirmSetupBodySchema,
   MethodParamsSchema,
+  PayOpenInvoiceBodySchema,
   PaymentMethodListSchema,
   PaymentMethodResponseSchema,
   PreviewChangeBodySchema,
@@ -197,6 +198,29 @@ export async function billingRoutes(app: FastifyInstance, { config, billing, rat
       response: { 200: SubscriptionResponseSchema, ...errors },
     }),
     async (req) => ({ subscription: await billing.reactivate(req.user, subscriptionId(req)) }),
+  );
+
+  r.post(
+    '/billing/subscriptions/:stripeId/pay',
+    signedIn({
+      summary:
+        "Pay a past_due subscription's open invoice now with a card on file (restores it at once; 402 when declined, 409 when nothing is owed)",
+      params: SubscriptionParamsSchema,
+      body: PayOpenInvoiceBodySchema,
+      headers: CheckoutHeadersSchema,
+      response: { 200: SubscriptionResponseSchema, ...errors },
+    }),
+    async (req) => {
+      // A charge of a chosen card: limited per user with the card form (card testing).
+      await rateLimit(`billing:card:${req.user.id}`, config.rateLimits.authPerMinute, 'Too many card attempts.');
+      const subscription = await billing.payOpenInvoice(
+        req.user,
+        subscriptionId(req),
+        req.body.paymentMethodId,
+        req.headers['idempotency-key'],
+      );
+      return { subscription };
+    },
   );
 
   r.post(

@@ -3,6 +3,7 @@ import { createBillingContext, type BillingDeps } from './billing-context';
 import { createCards } from './cards';
 import { createCheckout } from './checkout';
 import { createInvoicesAndExport } from './invoices-and-export';
+import { createPayOpenInvoice } from './pay-open-invoice';
 import { createProviderSync } from './provider-sync';
 import { createRefunds } from './refunds';
 import { createRenewals } from './renewals';
@@ -47,6 +48,7 @@ export function createBillingService(deps: BillingDeps) {
     reactivate: changes.reactivate,
     cancelNow: changes.cancelNow,
     preview: changes.preview,
+    payOpenInvoice: createPayOpenInvoice(ctx, renewals, cards),
 
     listInvoices: documents.listInvoices,
     invoiceDocument: documents.invoiceDocument,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { PaymentMethod, SetupIntentResponse } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { AppError, notFound } from '../../lib/errors';
-import type { CardFormInput } from '../../providers/billing/gateway';
+import type { CardFormInput, Payment } from '../../providers/billing/gateway';
 import { billToOf, type BillingContext, type BillingUser } from './billing-context';
 import { billingRepository as repo, type SubscriptionRow } from './billing.repository';
 
@@ -13,6 +13,17 @@ export function createCards(ctx: BillingContext) {
   async function listPaymentMethods(userId: string): Promise<PaymentMethod[]> {
     const customerId = await ctx.customerIdOf(db, userId);
     return customerId ? ctx.gateway.listCards(db, customerId) : [];
+  }
+
+  /**
+   * What a payment of a past_due subscription's open invoice does, whoever paid it: the
+   * transition (the license back to the paid period, the activity entry), then the receipts.
+   */
+  async function settleOpenInvoice(tx: Tx, userId: string, sub: SubscriptionRow, payment: Payment, actor: string) {
+    const row = await ctx.transition(tx, sub, payment.state, { actor, cause: { kind: 'paid', invoice: payment.paid[0] } });
+    const billTo = await ctx.billToFor(tx, userId);
+    for (const inv of payment.paid) if (billTo) await ctx.sendReceipt(tx, billTo, inv, row);
+    return row;
   }
 
   /**
@@ -36,13 +47,13 @@ export function createCards(ctx: BillingContext) {
     for (const sub of pastDue) {
       try {
         const withCard = await ctx.applyState(tx, sub, await gateway.setSubscriptionCard(tx, sub, cardId, opId));
-        const payment = await gateway.payOpenInvoices(tx, withCard, owner.customerId, cardId, opId);
-        const row = await ctx.transition(tx, withCard, payment.state, {
+        await settleOpenInvoice(
+          tx,
+          owner.userId,
+          withCard,
+          await gateway.payOpenInvoices(tx, withCard, owner.customerId, cardId, opId),
           actor,
-          cause: { kind: 'paid', invoice: payment.paid[0] },
-        });
-        const billTo = await ctx.billToFor(tx, owner.userId);
-        for (const inv of payment.paid) if (billTo) await ctx.sendReceipt(tx, billTo, inv, row);
+        );
       } catch (err) {
         if (!onFailure) throw err;
         onFailure(err, sub);
@@ -53,6 +64,7 @@ export function createCards(ctx: BillingContext) {
   return {
     listPaymentMethods,
     payPastDueWith,
+    settleOpenInvoice,
 
     async createSetupIntent(user: BillingUser): Promise<SetupIntentResponse> {
       const gateway = ctx.gateway;

@@ -44,8 +44,9 @@ async function addStripeCard(s: StripeTestApp, cookie: string, number: string) {
   const si = await s.t.app.inject({ method: 'POST', url: '/api/billing/intents/setup', headers: { cookie } });
   expect(si.statusCode).toBe(200);
   const confirmed = s.wire.confirmCardSetup(si.json().clientSecret, number);
+  if (confirmed.error) throw new Error(`card ${number} refused: ${JSON.stringify(confirmed.error)}`);
   await deliver(s, s.wire.event('setup_intent.succeeded', confirmed.setupIntent));
-  return confirmed.paymentMethod!.id;
+  return confirmed.paymentMethod.id;
 }
 
 /**

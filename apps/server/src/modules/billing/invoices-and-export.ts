@@ -20,7 +20,7 @@ export function createInvoicesAndExport(
   async function listSubscriptions(userId: string) {
     const rows = await repo.listSubscriptions(db, userId);
     const keys = rows.length ? await licenses.keysBySubscription(rows.map((r) => r.id)) : new Map<string, string>();
-    return rows.map((r) => toSubscription(r, keys.get(r.id) ?? null));
+    return Promise.all(rows.map(async (r) => toSubscription(r, keys.get(r.id) ?? null, await ctx.paymentFailing(db, r))));
   }
 
   return {

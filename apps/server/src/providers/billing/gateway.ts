@@ -130,7 +130,12 @@ export type CreatedSubscription = Saved & {
 
 /** What a charge did: the state to write and the invoice it produced (local engine). */
 export type Charge = { state: StatePatch; invoice?: Receipt | undefined };
-export type Payment = { state: StatePatch; paid: Receipt[] };
+export type Payment = {
+  state: StatePatch;
+  paid: Receipt[];
+  /** The card's own message when it could not pay (the built-in engine; Stripe's decline throws a 402). */
+  declined?: string | undefined;
+};
 
 export type Renewal =
   | { outcome: 'renewed'; state: StatePatch; invoice?: Receipt | undefined }

@@ -6,6 +6,7 @@ import { useClickOutside, useMediaQuery, useWindowEvent } from '@mantine/hooks';
 import { MOBILE_BREAKPOINT_PX } from '@portal/contract';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { ModalHost } from '../../components/modal-host';
+import { PaymentFailingBanner } from '../../features/billing/components/payment-failing-banner';
 import { useAppDispatch, useAppSelector } from '../../lib/state/hooks';
 import { setMobileOpen } from '../../lib/state/menu-slice';
 import { loginPathFor } from '../../lib/safe-path';
@@ -104,6 +105,8 @@ function Shell() {
       </AppShell.Navbar>
       {mobile && mobileOpen ? <div className={classes.backdrop} aria-hidden="true" /> : null}
       <AppShell.Main id={MAIN_ID} tabIndex={-1} className={classes.main}>
+        {/* Above every signed-in page while a payment is failing (issue 22, ADR 050). */}
+        <PaymentFailingBanner />
         <Outlet />
       </AppShell.Main>
       <ModalHost bodies={modalBodies} />

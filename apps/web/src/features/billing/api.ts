@@ -5,6 +5,7 @@ import type {
   CheckoutResponseSchema,
   Interval,
   Invoice,
+  PayOpenInvoiceBody,
   LocalConfirmSetupBodySchema,
   PaymentMethod,
   PaymentMethodResponseSchema,
@@ -105,6 +106,22 @@ export const billingApi = api.injectEndpoints({
       query: (subscriptionId) => ({ url: `${sub(subscriptionId)}/reactivate`, method: 'POST' }),
       invalidatesTags: ['Billing', 'Licenses'],
     }),
+    /**
+     * POST /api/billing/subscriptions/{stripeId}/pay { paymentMethodId }: pays a failed renewal's
+     * open invoice now with a card on file (402 declined). The Idempotency-Key names one attempt.
+     */
+    payOpenInvoice: builder.mutation<
+      SubscriptionResult,
+      { subscriptionId: string; body: PayOpenInvoiceBody; idempotencyKey: string }
+    >({
+      query: ({ subscriptionId, body, idempotencyKey }) => ({
+        url: `${sub(subscriptionId)}/pay`,
+        method: 'POST',
+        body,
+        headers: { 'Idempotency-Key': idempotencyKey },
+      }),
+      invalidatesTags: ['Billing', 'Licenses'],
+    }),
   }),
 });
 
@@ -123,4 +140,5 @@ export const {
   useUpdateQuantityMutation,
   useCancelSubscriptionMutation,
   useReactivateSubscriptionMutation,
+  usePayOpenInvoiceMutation,
 } = billingApi;

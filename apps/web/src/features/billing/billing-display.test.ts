@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cardBrandLabel as brandLabel, intervalLabel, type Subscription } from '@portal/contract';
 import {
+  customerSubscriptionBadge,
   addInterval,
   cardExpired,
   fromModalProps,
@@ -26,6 +27,7 @@ const sub: Subscription = {
   unitAmount: 2500,
   currency: 'usd',
   licenseKey: 'ABCDE-FGHJK-LMNPQ-RSTUV-WXYZ2',
+  paymentFailing: null,
 };
 
 describe('billing display', () => {
@@ -84,5 +86,11 @@ describe('billing display', () => {
       currency: 'usd',
     });
     expect(fromModalProps({}).interval).toBe('month');
+  });
+
+  it('says that a subscription ended for non-payment, and only then', () => {
+    expect(customerSubscriptionBadge({ endedReason: 'unpaid' }, 'ended')).toMatchObject({ label: 'Ended: not paid', tone: 'neutral' });
+    expect(customerSubscriptionBadge({ endedReason: 'cancelled' }, 'ended').label).toBe('Ended');
+    expect(customerSubscriptionBadge({ endedReason: null }, 'past_due').label).toBe('Payment failed, retrying');
   });
 });

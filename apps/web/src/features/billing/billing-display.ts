@@ -1,5 +1,6 @@
-import { type Interval, type Price, type Subscription } from '@portal/contract';
+import { PAYMENT_FAILING_LABEL, type Interval, type Price, type Subscription } from '@portal/contract';
 import type { StatusTone } from '../../components/status-badge';
+import { PAGES } from '../../lib/pages';
 import type { SubscriptionModalProps } from '../../lib/state/menu-slice';
 
 /** Badge colours by meaning only (a state, never decoration), so one colour means one thing everywhere. */
@@ -29,6 +30,27 @@ export const SUBSCRIPTION_BADGE: Record<SubscriptionState, { label: string; colo
   incomplete: { label: 'Awaiting payment', color: 'yellow', tone: TONE.yellow },
   ended: { label: 'Ended', color: 'gray', tone: TONE.gray },
 };
+
+/**
+ * The badges as the customer sees them: a failing payment says that it is retried (the vendor's
+ * console keeps its own wording of the same state).
+ */
+export const CUSTOMER_SUBSCRIPTION_BADGE: typeof SUBSCRIPTION_BADGE = {
+  ...SUBSCRIPTION_BADGE,
+  past_due: { ...SUBSCRIPTION_BADGE.past_due, label: PAYMENT_FAILING_LABEL },
+};
+
+/** The badge the customer sees for a subscription: an end for non-payment says so. */
+export function customerSubscriptionBadge(s: Pick<Subscription, 'endedReason'>, state: SubscriptionState) {
+  if (state === 'ended' && s.endedReason === 'unpaid') return { ...SUBSCRIPTION_BADGE.ended, label: 'Ended: not paid' };
+  return CUSTOMER_SUBSCRIPTION_BADGE[state];
+}
+
+/** The search parameter of /app/billing that opens the dialog paying a subscription's open invoice. */
+export const PAY_PARAM = 'pay';
+
+/** Where a failing payment is paid: the billing page with its pay dialog open. */
+export const payPath = (stripeId: string) => `${PAGES.billing.path}?${PAY_PARAM}=${encodeURIComponent(stripeId)}`;
 
 function invoiceColor(status: string): { label: string; color: StatusColor } {
   switch (status) {

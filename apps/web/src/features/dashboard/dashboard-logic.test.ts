@@ -18,6 +18,7 @@ const sub = (over: Partial<Subscription> = {}): Subscription => ({
   unitAmount: 3000,
   currency: 'usd',
   licenseKey: 'AAAAA-BBBBB-CCCCC-DDDDD-EEEEE',
+  paymentFailing: null,
   ...over,
 });
 const card = (over: Partial<PaymentMethod> = {}): PaymentMethod => ({
@@ -123,15 +124,15 @@ describe('dashboardWarnings', () => {
     expect(w[0]!.action.label).toBe('Re-activate');
   });
 
-  it('puts a failed payment first, in red', () => {
+  it('leaves a failing payment to the banner above every page: no second alert for it here', () => {
     const w = dashboardWarnings({
       subscriptions: [sub({ status: 'past_due', currentPeriodEnd: inDays(2) })],
       methods: [card()],
       summary: summary(),
       now,
     });
-    expect(w[0]!.level).toBe('red');
-    expect(w[0]!.title).toBe('A payment failed');
+    expect(w.filter((x) => x.level === 'red')).toEqual([]);
+    expect(ids(w).some((id) => id.startsWith('past-due'))).toBe(false);
   });
 
   it('warns about a license without a subscription that expires soon', () => {

@@ -72,7 +72,8 @@ export interface WarningInput {
 }
 
 /**
- * What needs the customer's attention, most urgent first: a failed payment; a card that expires
+ * What needs the customer's attention, most urgent first (a failing payment is told by the banner
+ * above every signed-in page, not a second time here): a card that expires
  * before a renewal (or no card at all); a license at its node limit; a cancelled subscription
  * about to end; a license without a subscription about to expire; a renewal within a week.
  */
@@ -81,16 +82,6 @@ export function dashboardWarnings({ subscriptions, methods, summary, now }: Warn
   const current = currentSubscriptions(subscriptions, now);
   const renewing = current.filter((s) => !s.cancelAtPeriodEnd);
   const billing = PAGES.billing.path;
-
-  for (const s of current.filter((x) => x.status === 'past_due')) {
-    out.push({
-      id: `past-due-${s.stripeId}`,
-      level: 'red',
-      title: 'A payment failed',
-      message: `The renewal of your ${plural(s.quantity, 'node')} subscription could not be charged. Update your card to keep your licenses.`,
-      action: { label: 'Update payment', to: billing },
-    });
-  }
 
   if (methods && renewing.length > 0) {
     const card = chargedCard(methods);

@@ -108,8 +108,8 @@ export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock }
     if (!card) return { state: {}, paid: [] };
     try {
       assertChargeable(card.behaviour);
-    } catch {
-      return { state: {}, paid: [] };
+    } catch (err) {
+      return { state: {}, paid: [], declined: err instanceof Error ? err.message : 'Your card was declined.' };
     }
     const paid: Receipt[] = [];
     for (const inv of await repo.openInvoices(tx, sub.id)) {

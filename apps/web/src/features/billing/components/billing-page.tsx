@@ -11,6 +11,7 @@ import { subscriptionState } from '../billing-display';
 import { AddCardDialog } from './add-card-dialog';
 import { BillingSkeleton, CONTAINER_BREAKPOINTS } from './billing-skeleton';
 import { CheckoutCard } from './checkout-card';
+import { PayInvoiceDialog } from './pay-invoice-dialog';
 import { PaymentMethodsCard } from './payment-methods-card';
 import { SubscriptionCard } from './subscription-card';
 
@@ -134,6 +135,7 @@ export function BillingPage() {
         </>
       )}
       <AddCardDialog />
+      {ready ? <PayInvoiceDialog subscriptions={items} methods={methods.data?.items} /> : null}
     </PageFrame>
   );
 }

@@ -23,15 +23,12 @@ import { setHighlight } from '../../../lib/state/license-slice';
 import { useCheckoutMutation, useListPricesQuery } from '../api';
 import { addInterval, periodTotal, yearlySaving } from '../billing-display';
 import { getStripe, STRIPE_UNAVAILABLE, stripeError } from '../stripe/stripe-js';
+import { newIdempotencyKey } from '../idempotency-key';
 import { QuantityInput } from './quantity-input';
 import { SectionHeader } from './section-header';
 import classes from './billing.module.css';
 
-/** 128 random bits in hex (getRandomValues also works on plain-http deployments, randomUUID does not). */
-function newKey(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
+const newKey = newIdempotencyKey;
 
 export interface CheckoutCardProps {
   methods: PaymentMethod[] | undefined;

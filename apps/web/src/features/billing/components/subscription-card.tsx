@@ -24,15 +24,14 @@ import {
   IconX,
 } from '@tabler/icons-react';
 import type { ModalId, Subscription } from '@portal/contract';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { intervalLabel, plural } from '@portal/contract';
 import { StatusBadge } from '../../../components/status-badge';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { PAGES } from '../../../lib/pages';
-import { setAddMethodVisible } from '../../../lib/state/billing-slice';
 import { useAppDispatch } from '../../../lib/state/hooks';
 import { showModal } from '../../../lib/state/menu-slice';
-import { SUBSCRIPTION_BADGE, subscriptionState, toModalProps } from '../billing-display';
+import { customerSubscriptionBadge, PAY_PARAM, subscriptionState, toModalProps } from '../billing-display';
 import { useNarrow } from '../use-narrow';
 import { InvoicesTable } from './invoices-table';
 
@@ -91,7 +90,15 @@ export function LicenseKey({ licenseKey }: { licenseKey: string }) {
 export function SubscriptionCard({ subscription: s }: { subscription: Subscription }) {
   const dispatch = useAppDispatch();
   const state = subscriptionState(s);
-  const badge = SUBSCRIPTION_BADGE[state];
+  const badge = customerSubscriptionBadge(s, state);
+  const failing = state === 'past_due' ? s.paymentFailing : null;
+  const [, setParams] = useSearchParams();
+  const openPay = () =>
+    setParams((prev) => {
+      const next = new URLSearchParams(prev);
+      next.set(PAY_PARAM, s.stripeId);
+      return next;
+    });
   const open = (id: ModalId) => dispatch(showModal({ id, props: toModalProps(s) }));
   const end = formatDate(s.currentPeriodEnd);
   const titleId = `subscription-${s.stripeId}`;
@@ -177,13 +184,30 @@ export function SubscriptionCard({ subscription: s }: { subscription: Subscripti
           <Alert role="note" variant="light" color="red" icon={<IconAlertTriangle size={18} />} py="sm">
             <Group justify="space-between" gap="sm">
               <Text size="sm">
-                The last payment failed. Add a working card: the open invoice is paid with it at once, and your license keeps
-                working.
+                {failing
+                  ? `The payment of ${formatMoney(failing.amountDue, failing.currency)} failed. `
+                  : 'The last payment failed. '}
+                {failing?.nextAttemptAt ? `Next try on ${formatDate(failing.nextAttemptAt)}. ` : ''}
+                {failing ? (
+                  <>
+                    Your license keeps working until <strong>{formatDate(failing.accessUntil)}</strong>.
+                  </>
+                ) : (
+                  'Your license keeps working for now.'
+                )}
               </Text>
-              <Button size="xs" color="red" onClick={() => dispatch(setAddMethodVisible(true))}>
-                Add a working card
+              <Button size="xs" color="red" onClick={openPay}>
+                Pay now
               </Button>
             </Group>
+          </Alert>
+        ) : null}
+        {state === 'ended' && s.endedReason === 'unpaid' ? (
+          <Alert role="note" variant="light" color="gray" icon={<IconAlertTriangle size={18} />} py="sm">
+            <Text size="sm">
+              This subscription ended because its invoice was not paid, and its license has expired. Start a new
+              subscription to license your nodes again.
+            </Text>
           </Alert>
         ) : null}
         {state === 'incomplete' ? (
@@ -197,7 +221,11 @@ export function SubscriptionCard({ subscription: s }: { subscription: Subscripti
             <span style={{ fontVariantNumeric: 'tabular-nums' }}>{formatMoney(s.unitAmount * s.quantity, s.currency)}</span>{' '}
             {intervalLabel(s.interval)}
           </Fact>
-          <Fact label={state === 'ended' ? 'Ended' : state === 'cancelling' ? 'Access until' : 'Renews on'}>{end}</Fact>
+          {failing ? (
+            <Fact label="Access until">{formatDate(failing.accessUntil)}</Fact>
+          ) : (
+            <Fact label={state === 'ended' ? 'Ended' : state === 'cancelling' ? 'Access until' : 'Renews on'}>{end}</Fact>
+          )}
         </SimpleGrid>
         <Fact label="License key">
           {s.licenseKey ? (

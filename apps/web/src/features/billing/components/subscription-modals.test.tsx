@@ -28,6 +28,7 @@ const sub: Subscription = {
   unitAmount: 2500,
   currency: 'usd',
   licenseKey: 'ABCDE-FGHJK-LMNPQ-RSTUV-WXYZ2',
+  paymentFailing: null,
 };
 
 const preview = {

@@ -3,7 +3,7 @@ import { Button, Divider, Group, Progress, Stack, Text } from '@mantine/core';
 import { IconArrowRight, IconCreditCard, IconKey } from '@tabler/icons-react';
 import type { LicenseSummary, Subscription } from '@portal/contract';
 import { Link } from 'react-router';
-import { intervalLabel, plural } from '@portal/contract';
+import { intervalLabel, PAYMENT_FAILING_LABEL, plural } from '@portal/contract';
 import { StatusBadge, type StatusTone } from '../../../components/status-badge';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { PAGES } from '../../../lib/pages';
@@ -76,7 +76,7 @@ function NodesInUse({ active, max }: { active: number; max: number }) {
 
 function subscriptionBadge(s: Subscription): { label: string; tone: StatusTone } {
   if (s.cancelAtPeriodEnd) return { label: 'Cancelled', tone: 'warning' };
-  if (s.status === 'past_due') return { label: 'Payment failed', tone: 'critical' };
+  if (s.status === 'past_due') return { label: PAYMENT_FAILING_LABEL, tone: 'critical' };
   return { label: 'Active', tone: 'positive' };
 }
 
@@ -98,7 +98,14 @@ export function SubscriptionsCard({ subscriptions, now, offerPlan }: Subscriptio
           if (!first) return <NoSubscription offerPlan={offerPlan} />;
           return (
             <Stack gap="md">
-              <Figure label={first.cancelAtPeriodEnd ? 'Access until' : 'Renews on'} value={formatDate(first.currentPeriodEnd)} />
+              {first.paymentFailing ? (
+                <Figure label="Access until" value={formatDate(first.paymentFailing.accessUntil)} />
+              ) : (
+                <Figure
+                  label={first.cancelAtPeriodEnd ? 'Access until' : 'Renews on'}
+                  value={formatDate(first.currentPeriodEnd)}
+                />
+              )}
               <Stack gap="sm">
                 {current.slice(0, 3).map((s, i) => (
                   <Fragment key={s.stripeId}>
@@ -141,6 +148,7 @@ function NoSubscription({ offerPlan }: { offerPlan: boolean }) {
 /** '3 nodes · monthly', what a renewal charges, and the state; the date too when it is not the lead figure's. */
 function SubscriptionLine({ subscription: s, showDate }: { subscription: Subscription; showDate: boolean }) {
   const badge = subscriptionBadge(s);
+  if (s.paymentFailing) return <FailingLine subscription={s} badge={badge} showDate={showDate} />;
   return (
     <Stack gap={2}>
       <Group justify="space-between" gap="xs" wrap="nowrap">
@@ -164,6 +172,38 @@ function SubscriptionLine({ subscription: s, showDate }: { subscription: Subscri
             {formatMoney(renewalAmount(s), s.currency)}
           </Text>
         )}
+      </Group>
+    </Stack>
+  );
+}
+
+/** A failing payment: what is owed, the next try where one is planned, and (beyond the first) the access end. */
+function FailingLine({
+  subscription: s,
+  badge,
+  showDate,
+}: {
+  subscription: Subscription;
+  badge: { label: string; tone: StatusTone };
+  showDate: boolean;
+}) {
+  const f = s.paymentFailing!;
+  return (
+    <Stack gap={2}>
+      <Group justify="space-between" gap="xs" wrap="wrap">
+        <Text fw={500}>
+          {plural(s.quantity, 'node')} · {intervalLabel(s.interval)}
+        </Text>
+        <StatusBadge tone={badge.tone}>{badge.label}</StatusBadge>
+      </Group>
+      <Group justify="space-between" gap="xs" wrap="nowrap">
+        <Text size="sm" c="dimmed">
+          {f.nextAttemptAt ? `Next try on ${formatDate(f.nextAttemptAt)}` : 'Owed now'}
+          {showDate ? ` · access until ${formatDate(f.accessUntil)}` : ''}
+        </Text>
+        <Text size="sm" fw={600} style={{ fontVariantNumeric: 'tabular-nums' }}>
+          {formatMoney(f.amountDue, f.currency)}
+        </Text>
       </Group>
     </Stack>
   );
