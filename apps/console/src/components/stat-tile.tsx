@@ -25,7 +25,7 @@ export function figureSize(value: ReactNode): string | number {
 /** One figure in a card: label, the number (tabular digits), and a line of context. */
 export function StatTile({ label, value, hint, icon, attention = false }: StatTileProps) {
   return (
-    <Paper withBorder p="md" h="100%">
+    <Paper withBorder p="md" h="100%" role="group" aria-label={label}>
       {/* The tile's content box is the figure's measure (figureSize). */}
       <Stack gap={6} style={{ containerType: 'inline-size' }}>
         <Group justify="space-between" gap="xs" wrap="nowrap">
