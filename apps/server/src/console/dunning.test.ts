@@ -79,7 +79,10 @@ const retry = (stripeId: string, body: object, cookie = billing) =>
     payload: body,
   });
 const retriesOf = (userId: string) =>
-  t.db.select().from(staffAudit).where(sql`${staffAudit.userId} = ${userId} and ${staffAudit.action} = 'retryPayment'`);
+  t.db
+    .select()
+    .from(staffAudit)
+    .where(sql`${staffAudit.userId} = ${userId} and ${staffAudit.action} = 'retryPayment'`);
 const receipts = (email: string) => t.mailer.messages.filter((m) => m.to === email && /^Your receipt/.test(m.subject));
 
 describe('a failing payment in the console', () => {
@@ -202,7 +205,10 @@ describe('a failing payment in the console', () => {
     const d = await failingSubscription(other);
     await cardsWorkAgain(d.userId);
     t.clock.set(at(FIRST_RETRY));
-    const [staffAnswer] = await Promise.all([retry(d.stripeId, { reason: 'Race the worker' }), t.app.ctx.services.billing.runRenewals()]);
+    const [staffAnswer] = await Promise.all([
+      retry(d.stripeId, { reason: 'Race the worker' }),
+      t.app.ctx.services.billing.runRenewals(),
+    ]);
     expect([200, 409]).toContain(staffAnswer.statusCode);
     await flushOutbox(t);
     expect(receipts(other).filter((m) => /^Your receipt/.test(m.subject))).toHaveLength(2); // the first period's and the renewal's

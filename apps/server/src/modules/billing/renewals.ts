@@ -14,8 +14,7 @@ type Renewer = NonNullable<ReturnType<BillingContext['renewerOf']>>;
 
 /** What a retry asked for now (the vendor's staff) did: paid (the subscription is active again) or declined. */
 export type RetriedNow =
-  | { outcome: 'paid'; subscription: SubscriptionRow; paid: Receipt[] }
-  | { outcome: 'declined'; subscription: SubscriptionRow };
+  { outcome: 'paid'; subscription: SubscriptionRow; paid: Receipt[] } | { outcome: 'declined'; subscription: SubscriptionRow };
 /** The caller's writes that belong to a retry now (the staff audit row), in its transaction, whatever its outcome. */
 export type RetryWithin = (tx: Tx, retried: RetriedNow) => Promise<void>;
 
@@ -94,12 +93,7 @@ export function createRenewals(ctx: BillingContext) {
    * (the license expires, the customer is told), else the open invoice is charged again (a retry
    * of the schedule). A retry that pays restores the paid period and sends the receipt.
    */
-  async function retryOrEnd(
-    tx: Tx,
-    sub: SubscriptionRow,
-    billTo: BillTo,
-    renewer: Renewer,
-  ): Promise<SubscriptionRow> {
+  async function retryOrEnd(tx: Tx, sub: SubscriptionRow, billTo: BillTo, renewer: Renewer): Promise<SubscriptionRow> {
     const now = clock.now();
     if (graceEnd(sub, payments.graceDays) <= now) {
       const row = await ctx.transition(
@@ -156,7 +150,7 @@ export function createRenewals(ctx: BillingContext) {
    * `providerId` charged once, now, by the worker's own retry (chargeAgain). The row is claimed as
    * the worker claims it (SKIP LOCKED): while the worker or another retry holds it this answers 409,
    * and once they commit it is no longer past due (409), so two never charge it twice. A declined
-   * retry changes nothing: the schedule's next retry stands (docs/decisions/085-console-retry-payment-now.md).
+   * retry changes nothing: the schedule's next retry stands (docs/decisions/085-console-dunning-and-retry-payment-now.md).
    * `within` runs in the transaction, paid or declined.
    */
   async function retryNow(providerId: string, actor: string, within?: RetryWithin): Promise<RetriedNow> {

@@ -44,6 +44,8 @@ describe('a failing payment on the customer page', () => {
     renderCustomer('support', failing());
     const subscriptions = await screen.findByRole('region', { name: 'Subscriptions' });
     expect(within(subscriptions).getByText('Payment failing')).toBeInTheDocument();
+    // Its period is not renewing: it is the unpaid one.
+    expect(within(subscriptions).getByText(/· Unpaid period ends Dec 1, 2026$/)).toBeInTheDocument();
     const facts = within(subscriptions).getByRole('region', { name: 'Failing payment' });
     expect(facts).toHaveTextContent('Failing sinceNov 1, 2026');
     expect(facts).toHaveTextContent('Access untilNov 15, 2026');
@@ -52,7 +54,10 @@ describe('a failing payment on the customer page', () => {
   });
 
   it('says who retries when the engine has no retry left, or Stripe holds the subscription', async () => {
-    renderCustomer('support', failing({ provider: 'stripe', dunning: { ...failing().subscriptions[0]!.dunning!, nextAttemptAt: null } }));
+    renderCustomer(
+      'support',
+      failing({ provider: 'stripe', dunning: { ...failing().subscriptions[0]!.dunning!, nextAttemptAt: null } }),
+    );
     expect(await screen.findByText('Scheduled by Stripe')).toBeInTheDocument();
   });
 

@@ -68,7 +68,8 @@ function SubscriptionItem({ subscription: s, onAction }: { subscription: Console
             </Group>
             <Text size="sm" c="dimmed" className="console-figure">
               {plural(s.quantity, 'node')} · {formatMoney(total, s.currency)} {intervalLabel(s.interval).toLowerCase()} ·{' '}
-              {ended ? 'Ended' : s.cancelAtPeriodEnd ? 'Ends' : 'Renews'} {formatDate(s.currentPeriodEnd)}
+              {ended ? 'Ended' : s.cancelAtPeriodEnd ? 'Ends' : s.dunning ? 'Unpaid period ends' : 'Renews'}{' '}
+              {formatDate(s.currentPeriodEnd)}
             </Text>
           </Stack>
           <RowMenu

@@ -86,6 +86,8 @@ const FILTERS: readonly ListFilter[] = [
   {
     name: 'status',
     label: 'Status',
+    // 'Status: Payment failing' whole at a laptop's width.
+    width: 210,
     options: [
       { value: 'active', label: 'Active' },
       { value: 'past_due', label: PAYMENT_FAILING },

@@ -100,7 +100,7 @@ export default function OverviewPage() {
       {error && !data ? null : (
         <Stack gap="lg" aria-busy={!data} aria-label={data ? undefined : 'Loading the overview'}>
           {ROWS.map((row, r) => (
-            <SimpleGrid key={r} cols={row.cols} spacing="md">
+            <SimpleGrid key={r} cols={row.cols} spacing="md" className="console-tiles">
               {data
                 ? row.tiles(data).map((tile) => <StatTile key={tile.label} {...tile} />)
                 : Array.from({ length: TILES_PER_ROW[r] ?? 4 }, (_, i) => <StatTileSkeleton key={i} />)}
