@@ -1,7 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildConsoleTestApp, type ConsoleTestApp } from '../../test/console-helpers';
-import { paymentMethods, staffAudit } from '../db/schema/index';
+import { paymentMethods, staffAudit, subscriptions } from '../db/schema/index';
 import {
   addCard,
   checkout,
@@ -227,5 +227,24 @@ describe('a failing payment in the console', () => {
     const userId = await userIdOf(t, 'console-dunning-fine@example.com');
     expect((await get(`/api/console/customers/${userId}`)).subscriptions[0].dunning).toBeNull();
     expect(await retriesOf(userId)).toHaveLength(0);
+  });
+
+  it('answers 409 for a Stripe subscription (Stripe retries its own), charging nothing', async () => {
+    t.clock.set(START);
+    const email = 'console-dunning-stripe@example.com';
+    const cookie = await signIn(t, email);
+    await addCard(t, cookie);
+    const sub = (await checkout(t, cookie, { interval: 'month', quantity: 1 })).json().subscription;
+    // A subscription Stripe holds (from before the vendor left Stripe, or reported by its webhooks), past due.
+    await t.db
+      .update(subscriptions)
+      .set({ provider: 'stripe', status: 'past_due' })
+      .where(eq(subscriptions.providerId, sub.stripeId as string));
+    const before = await invoicesOf(t, sub.stripeId as string);
+    const res = await retry(sub.stripeId as string, { reason: 'Customer asked' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(/^Stripe retries this subscription's payment on its own schedule/);
+    expect(await invoicesOf(t, sub.stripeId as string)).toEqual(before);
+    expect(await retriesOf(await userIdOf(t, email))).toHaveLength(0);
   });
 });
