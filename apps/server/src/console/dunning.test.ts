@@ -112,6 +112,15 @@ describe('a failing payment in the console', () => {
     expect(list.items).toEqual([
       expect.objectContaining({ subscriptionId: c.stripeId, nextAttemptAt: FIRST_RETRY, accessUntil: GRACE_END }),
     ]);
+    // Its CSV too: the next retry and the end of access as the last columns.
+    const csv = await t.consoleApp.inject({
+      method: 'GET',
+      url: `/api/console/subscriptions?status=past_due&format=csv&q=${encodeURIComponent(email)}`,
+      headers: { cookie: billing },
+    });
+    const [header, line] = csv.body.trim().split('\r\n');
+    expect(header!.endsWith(',nextAttemptAt,accessUntil')).toBe(true);
+    expect(line!.endsWith(`,${FIRST_RETRY},${GRACE_END}`)).toBe(true);
     const active = await get('/api/console/subscriptions?status=active');
     for (const row of active.items) expect(row).toMatchObject({ nextAttemptAt: null, accessUntil: null });
 
