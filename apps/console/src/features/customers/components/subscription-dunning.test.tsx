@@ -51,6 +51,8 @@ describe('a failing payment on the customer page', () => {
     expect(facts).toHaveTextContent('Access untilNov 15, 2026');
     expect(facts).toHaveTextContent('Next retryNov 4, 2026');
     expect(facts).toHaveTextContent('Amount due$75.00');
+    // Support see it, but retrying a payment is billing's (no subscription actions at all).
+    expect(screen.queryByRole('button', { name: 'Actions for subscription sub_local_1' })).not.toBeInTheDocument();
   });
 
   it('says who retries when the engine has no retry left, or Stripe holds the subscription', async () => {
@@ -61,7 +63,7 @@ describe('a failing payment on the customer page', () => {
     expect(await screen.findByText('Scheduled by Stripe')).toBeInTheDocument();
   });
 
-  it('billing staff retry the payment now with a reason; support are not offered it', async () => {
+  it('billing staff retry the payment now with a reason', async () => {
     const fetch = renderCustomer('billing', failing(), {
       [RETRY]: { status: 200, body: { ok: true, message: 'Paid $75.00: the subscription is active again until 2026-12-01' } },
     });
