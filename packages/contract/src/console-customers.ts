@@ -49,6 +49,21 @@ export const CustomerParamsSchema = z.strictObject({ userId: z.uuid('This custom
 export const ConsoleCustomerProfileSchema = z.object({ id: z.string(), ...AccountProfileSchema.shape });
 export type ConsoleCustomerProfile = z.infer<typeof ConsoleCustomerProfileSchema>;
 
+/**
+ * A failing payment (a past due subscription, in its grace) as staff see it: since when, until when
+ * the license stays valid, the engine's next retry (null when Stripe retries, or none is left
+ * before the grace ends) and what the open invoices ask for.
+ */
+export const ConsoleDunningSchema = z.object({
+  failingSince: z.string(),
+  accessUntil: z.string(),
+  nextAttemptAt: z.string().nullable(),
+  /** Due and not yet paid on the subscription's open invoices, in cents of `currency`. */
+  amountDue: z.number().int(),
+  currency: z.string(),
+});
+export type ConsoleDunning = z.infer<typeof ConsoleDunningSchema>;
+
 export const ConsoleSubscriptionSchema = z.object({
   /** The provider's subscription id (the portal's `stripeId`). */
   subscriptionId: z.string(),
@@ -65,6 +80,8 @@ export const ConsoleSubscriptionSchema = z.object({
   licenseKey: z.string().nullable(),
   createdAt: z.string(),
   invoices: z.array(InvoiceSchema),
+  /** Its payment is failing (past due): null otherwise. */
+  dunning: ConsoleDunningSchema.nullable(),
 });
 export type ConsoleSubscription = z.infer<typeof ConsoleSubscriptionSchema>;
 

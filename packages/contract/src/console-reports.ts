@@ -46,6 +46,12 @@ export const OverviewSchema = z.object({
   newSubscriptions: z.number().int(),
   churnedSubscriptions: z.number().int(),
   failedPayments: z.number().int(),
+  /**
+   * MRR at risk: the part of the MRR (the same definition) of the subscriptions whose payment is
+   * failing (past due, in grace), and how many they are.
+   */
+  mrrAtRisk: z.number().int(),
+  subscriptionsAtRisk: z.number().int(),
   /** Subscriptions renewing on a default card that expires before the renewal date. */
   cardsExpiringBeforeRenewal: z.number().int(),
   months: z.array(OverviewMonthSchema),
@@ -101,6 +107,10 @@ export const ConsoleSubscriptionRowSchema = z.object({
   currentPeriodEnd: z.string(),
   cancelAtPeriodEnd: z.boolean(),
   createdAt: z.string(),
+  /** A failing payment (past due): the engine's next retry (null when none is left, or Stripe retries). */
+  nextAttemptAt: z.string().nullable(),
+  /** A failing payment: the end of its grace, until when its license stays valid; null when not failing. */
+  accessUntil: z.string().nullable(),
 });
 export type ConsoleSubscriptionRow = z.infer<typeof ConsoleSubscriptionRowSchema>;
 export const ConsoleSubscriptionPageSchema = pageOf(ConsoleSubscriptionRowSchema);

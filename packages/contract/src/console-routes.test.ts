@@ -23,6 +23,9 @@ describe('console routes', () => {
     expect(consoleMay('support', 'suspendLicense')).toBe(true);
     expect(consoleMay('support', 'cancelNow')).toBe(false);
     expect(consoleMay('billing', 'cancelNow')).toBe(true);
+    expect(consoleMay('support', 'retryPayment')).toBe(false);
+    expect(consoleMay('billing', 'retryPayment')).toBe(true);
+    expect(consoleMay('owner', 'retryPayment')).toBe(true);
     expect(consoleMay('billing', 'releaseNode')).toBe(false);
   });
 

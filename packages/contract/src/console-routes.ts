@@ -97,6 +97,7 @@ export const CONSOLE_ROUTES = {
     roles: BILLING,
   },
   cancelNow: { method: 'POST', path: '/api/console/subscriptions/:subscriptionId/cancel-now', roles: BILLING },
+  retryPayment: { method: 'POST', path: '/api/console/subscriptions/:subscriptionId/retry-payment', roles: BILLING },
   refundInvoice: { method: 'POST', path: '/api/console/invoices/:invoiceId/refund', roles: BILLING },
   creditInvoice: { method: 'POST', path: '/api/console/invoices/:invoiceId/credit', roles: BILLING },
 

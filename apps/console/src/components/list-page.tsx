@@ -10,6 +10,8 @@ export interface ListFilter {
   name: string;
   label: string;
   options: ReadonlyArray<{ value: string; label: string }>;
+  /** The select's width (px) when its choices read longer than the usual 160. */
+  width?: number;
 }
 
 export interface ListPageProps<Row> {

@@ -53,10 +53,12 @@ export interface FilterSelectProps {
   name: string;
   label: string;
   options: ReadonlyArray<{ value: string; label: string }>;
+  /** Its width from the smallest screens up (160 px unless its choices are longer). */
+  width?: number;
 }
 
 /** One of a list's filters: 'All' or one value, kept in the address. */
-export function FilterSelect({ list, name, label, options }: FilterSelectProps) {
+export function FilterSelect({ list, name, label, options, width = 160 }: FilterSelectProps) {
   return (
     <Select
       aria-label={label}
@@ -67,7 +69,7 @@ export function FilterSelect({ list, name, label, options }: FilterSelectProps) 
       clearable
       allowDeselect
       comboboxProps={{ withinPortal: true }}
-      w={{ base: '100%', xs: 160 }}
+      w={{ base: '100%', xs: width }}
     />
   );
 }

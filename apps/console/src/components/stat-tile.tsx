@@ -11,11 +11,23 @@ export interface StatTileProps {
   attention?: boolean;
 }
 
+const FIGURE_PX = 26;
+
+/**
+ * The figure's size: 26 px, or less when a long text would not fit the tile's width (an 8-digit
+ * amount on a phone's two tiles a row). About 0.62 em a character, a digit's width in tabular figures.
+ */
+export function figureSize(value: ReactNode): string | number {
+  if (typeof value !== 'string' || value.length <= 6) return FIGURE_PX;
+  return `min(${FIGURE_PX}px, calc(100cqi / ${(value.length * 0.62).toFixed(2)}))`;
+}
+
 /** One figure in a card: label, the number (tabular digits), and a line of context. */
 export function StatTile({ label, value, hint, icon, attention = false }: StatTileProps) {
   return (
-    <Paper withBorder p="md" h="100%">
-      <Stack gap={6}>
+    <Paper withBorder p="md" h="100%" role="group" aria-label={label}>
+      {/* The tile's content box is the figure's measure (figureSize). */}
+      <Stack gap={6} style={{ containerType: 'inline-size' }}>
         <Group justify="space-between" gap="xs" wrap="nowrap">
           <Text size="sm" c="dimmed" fw={500}>
             {label}
@@ -27,7 +39,7 @@ export function StatTile({ label, value, hint, icon, attention = false }: StatTi
           ) : null}
         </Group>
         <Text
-          fz={26}
+          fz={figureSize(value)}
           fw={600}
           lh={1.15}
           className="console-figure"

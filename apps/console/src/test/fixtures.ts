@@ -33,6 +33,7 @@ export function aCustomer(): ConsoleCustomer {
         cancelAtPeriodEnd: false,
         licenseKey: LICENSE_KEY,
         createdAt: '2026-01-05T10:05:00Z',
+        dunning: null,
         invoices: [
           {
             id: 'in_2',
@@ -107,6 +108,8 @@ export function anOverview(): Overview {
     newSubscriptions: 12,
     churnedSubscriptions: 3,
     failedPayments: 0,
+    mrrAtRisk: 7_500,
+    subscriptionsAtRisk: 2,
     cardsExpiringBeforeRenewal: 4,
     months: Array.from({ length: 12 }, (_, i) => ({
       month: `2026-${String(i + 1).padStart(2, '0')}`,

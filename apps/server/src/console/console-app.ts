@@ -116,6 +116,7 @@ export async function buildConsoleApp(config: Config, deps: ConsoleDeps): Promis
     db,
     clock,
     sessionIdleDays: config.session.idleDays,
+    graceDays: config.payments.graceDays,
     users,
     billing,
     audit,
@@ -138,7 +139,12 @@ export async function buildConsoleApp(config: Config, deps: ConsoleDeps): Promis
   });
   await app.register(actionsRoutes, { actions });
   const overview = createOverview({ db, clock, currency: config.pricing.currency });
-  await app.register(reportsRoutes, { db, lists: createLists({ db, clock }), overview, staff });
+  await app.register(reportsRoutes, {
+    db,
+    lists: createLists({ db, clock, graceDays: config.payments.graceDays }),
+    overview,
+    staff,
+  });
 
   if (webBuilt) await registerWebApp(app, dist);
 

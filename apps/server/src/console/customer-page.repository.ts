@@ -22,12 +22,12 @@ export const customerPageRepository = {
       .orderBy(desc(nodes.lastSeenAt))
       .limit(limit);
   },
-  /** Provider and creation time of the customer's subscriptions (billing's list leaves them out). */
+  /**
+   * The customer's subscription records: provider, creation time and the dunning state (billing's
+   * list leaves them out).
+   */
   async subscriptionFacts(db: Tx, userId: string) {
-    return db
-      .select({ providerId: subscriptions.providerId, provider: subscriptions.provider, createdAt: subscriptions.createdAt })
-      .from(subscriptions)
-      .where(eq(subscriptions.userId, userId));
+    return db.select().from(subscriptions).where(eq(subscriptions.userId, userId));
   },
   /** The owner of a license (the console acts on a license by key). */
   async licenseOwner(db: Tx, key: string): Promise<string | null | undefined> {

@@ -1,4 +1,4 @@
-import type { ConsoleCustomer } from '@portal/contract';
+import type { ConsoleCustomer, ConsoleDunning, Invoice } from '@portal/contract';
 import type { Db } from '../db/client';
 import type { Clock } from '../lib/clock';
 import { notFound } from '../lib/errors';
@@ -6,6 +6,7 @@ import { BY_STAFF } from '../modules/audit/audit-events';
 import type { AuditService } from '../modules/audit/audit.service';
 import type { SessionService } from '../modules/auth/sessions';
 import type { BillingService } from '../modules/billing/billing.service';
+import { paymentTrouble } from '../modules/billing/transition';
 import { statusOf } from '../modules/licenses/licenses.service';
 import { toAccountProfile, type UserService } from '../modules/users/users.service';
 import { customerPageRepository as repo } from './customer-page.repository';
@@ -19,6 +20,8 @@ export type CustomerPageDeps = {
   clock: Clock;
   /** Sessions idle longer than this many days have ended (the portal's SESSION_IDLE_DAYS). */
   sessionIdleDays: number;
+  /** PAYMENT_GRACE_DAYS: how long a failing payment keeps the license valid. */
+  graceDays: number;
   users: Pick<UserService, 'findById'>;
   billing: Pick<BillingService, 'listSubscriptions' | 'listInvoices' | 'listPaymentMethods'>;
   audit: Pick<AuditService, 'list'>;
@@ -57,12 +60,14 @@ export function createCustomerPage(deps: CustomerPageDeps) {
       subscriptions: subs.map((s, i) => {
         const { stripeId, ...rest } = s;
         const fact = factOf.get(stripeId);
+        const own = invoices[i] ?? [];
         return {
           ...rest,
           subscriptionId: stripeId,
           provider: fact?.provider ?? 'local',
           createdAt: (fact?.createdAt ?? new Date(s.currentPeriodStart)).toISOString(),
-          invoices: invoices[i] ?? [],
+          invoices: own,
+          dunning: fact ? dunningOf(fact, own, deps.graceDays) : null,
         };
       }),
       licenses: licenses.map(({ license, subscriptionId }) => ({
@@ -104,3 +109,21 @@ export function createCustomerPage(deps: CustomerPageDeps) {
   return { getCustomer };
 }
 export type CustomerPage = ReturnType<typeof createCustomerPage>;
+
+/** A failing payment as staff see it (paymentTrouble), with what its open invoices ask for. */
+export function dunningOf(
+  sub: Parameters<typeof paymentTrouble>[0],
+  invoices: readonly Pick<Invoice, 'status' | 'amountDue' | 'amountPaid' | 'currency'>[],
+  graceDays: number,
+): ConsoleDunning | null {
+  const trouble = paymentTrouble(sub, graceDays);
+  if (!trouble) return null;
+  const open = invoices.filter((i) => i.status === 'open');
+  return {
+    failingSince: trouble.failingSince.toISOString(),
+    accessUntil: trouble.accessUntil.toISOString(),
+    nextAttemptAt: trouble.nextAttemptAt?.toISOString() ?? null,
+    amountDue: open.reduce((n, i) => n + i.amountDue - i.amountPaid, 0),
+    currency: open[0]?.currency ?? sub.currency,
+  };
+}

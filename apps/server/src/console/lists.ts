@@ -32,6 +32,7 @@ import type {
 import type { Db } from '../db/client';
 import { invoiceRefunds, invoices, licenses, subscriptions, users } from '../db/schema/index';
 import type { Clock } from '../lib/clock';
+import { paymentTrouble } from '../modules/billing/transition';
 import { statusOf } from '../modules/licenses/licenses.service';
 import { readCounters, type ConsoleCounters } from './overview';
 import { containing } from './search.repository';
@@ -86,10 +87,18 @@ function pageIds(
 }
 const cursorOf = <R extends { sortKey: string }>(row: R | undefined, id: (r: R) => string): Cursor | undefined =>
   row ? { key: row.sortKey, id: id(row) } : undefined;
+/** A failing payment's next retry and end of grace, as a list row has them (both null when not failing). */
+const dunningColumns = (t: ReturnType<typeof paymentTrouble>) => ({
+  nextAttemptAt: t?.nextAttemptAt?.toISOString() ?? null,
+  accessUntil: t?.accessUntil.toISOString() ?? null,
+});
 const nameOf = (u: { fname: string | null; lname: string | null }) => `${u.fname ?? ''} ${u.lname ?? ''}`.trim();
 
-/** The console's lists: filters, sorting and pages over the tables; the same rows as CSV. */
-export function createLists(deps: { db: Db; clock: Clock }) {
+/**
+ * The console's lists: filters, sorting and pages over the tables; the same rows as CSV.
+ * `graceDays` (PAYMENT_GRACE_DAYS) dates the end of a failing payment's grace.
+ */
+export function createLists(deps: { db: Db; clock: Clock; graceDays: number }) {
   const { db, clock } = deps;
 
   async function listCustomers(
@@ -199,6 +208,7 @@ export function createLists(deps: { db: Db; clock: Clock }) {
     ]);
     return page(
       rows.map(({ s, email }) => ({
+        ...dunningColumns(paymentTrouble(s, deps.graceDays)),
         subscriptionId: s.providerId,
         userId: s.userId!,
         email,

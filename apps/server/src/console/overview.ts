@@ -53,7 +53,7 @@ export function createOverview(deps: { db: Db; clock: Clock; currency: string })
     const firstDay = new Date(now.getTime() - 29 * DAY).toISOString().slice(0, 10);
     const firstMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 11, 1)).toISOString().slice(0, 10);
 
-    const [counters, [recent], [lic], months, days] = await Promise.all([
+    const [counters, [recent], [lic], [risk], months, days] = await Promise.all([
       readCounters(db),
       rows<Record<string, string | number>>(
         db,
@@ -67,6 +67,16 @@ export function createOverview(deps: { db: Db; clock: Clock; currency: string })
         db,
         sql`select count(*)::int as licenses, coalesce(sum(active_nodes), 0)::int as nodes
             from licenses where status = 'active' and expires_at > ${nowIso}`,
+      ),
+      // MRR at risk: the past due subscriptions' part of the MRR, from what each subscription adds to
+      // it (console_subscription_facts, the view's one definition). No index on status: the facts
+      // are read only while the counter says some payment is failing (a one-time filter, else no scan).
+      rows<Record<string, string | number>>(
+        db,
+        sql`select count(*)::int as n, coalesce(sum(mrr12), 0)::bigint as mrr12
+              from console_subscription_facts
+             where status = 'past_due'
+               and exists (select 1 from console_counters where name = 'subscriptions_past_due' and value > 0)`,
       ),
       rows<Record<string, string | number>>(
         db,
@@ -107,6 +117,8 @@ export function createOverview(deps: { db: Db; clock: Clock; currency: string })
       newSubscriptions: Number(recent?.new ?? 0),
       churnedSubscriptions: Number(recent?.churned ?? 0),
       failedPayments: Number(recent?.failed ?? 0),
+      mrrAtRisk: Math.round(Number(risk?.mrr12 ?? 0) / 12),
+      subscriptionsAtRisk: Number(risk?.n ?? 0),
       cardsExpiringBeforeRenewal: counters.cards_expiring,
       months: months.map((m) => ({
         month: String(m.month),

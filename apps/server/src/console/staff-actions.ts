@@ -1,7 +1,7 @@
 import type { ActionResult } from '@portal/contract';
 import type { Db, Tx, WithinTx } from '../db/client';
 import type { Clock } from '../lib/clock';
-import { notFound } from '../lib/errors';
+import { AppError, notFound } from '../lib/errors';
 import { STAFF_ACTOR } from '../modules/audit/audit-events';
 import type { AuditService } from '../modules/audit/audit.service';
 import type { AuthService } from '../modules/auth/auth.service';
@@ -22,7 +22,7 @@ export type StaffActionsDeps = {
   staff: Pick<StaffService, 'record'>;
   users: Pick<UserService, 'findById'>;
   licenses: Pick<LicenseService, 'setSuspended' | 'extendBy' | 'releaseNode' | 'issue'>;
-  billing: Pick<BillingService, 'cancel' | 'reactivate' | 'cancelNow' | 'refundInvoice' | 'creditInvoice'>;
+  billing: Pick<BillingService, 'cancel' | 'reactivate' | 'cancelNow' | 'refundInvoice' | 'creditInvoice' | 'retryPaymentNow'>;
   auth: Pick<AuthService, 'requestLink'>;
   /** The portal's per-address limit on sign-in links (the same counter as the portal's link requests). */
   limitLinkAddress: (email: string) => Promise<void>;
@@ -164,6 +164,35 @@ export function createStaffActions(deps: StaffActionsDeps) {
       const user = await subscriptionOwner(subscriptionId);
       await deps.billing.cancelNow(user, subscriptionId, STAFF_ACTOR, audited(why, 'cancelNow', user.id, subscriptionId));
       return done('The subscription has ended');
+    },
+
+    /**
+     * The open invoice of a failing payment charged now, once, as the engine's retry does it. A
+     * declined retry is kept in the staff log too (it was tried on the customer's card) and answers
+     * 402; the subscription stays past due and the schedule's next retry stands.
+     */
+    async retryPayment(why: Why, subscriptionId: string) {
+      const user = await subscriptionOwner(subscriptionId);
+      const r = await deps.billing.retryPaymentNow(subscriptionId, STAFF_ACTOR, (tx, retried) =>
+        audit(tx, why, 'retryPayment', user.id, subscriptionId, {
+          outcome: retried.outcome,
+          ...(retried.outcome === 'paid'
+            ? { invoices: retried.paid.map((i) => i.number), amount: retried.paid.reduce((n, i) => n + i.amountPaid, 0) }
+            : {}),
+        }),
+      );
+      if (r.outcome === 'declined') {
+        const next = r.subscription.nextPaymentAttemptAt;
+        throw new AppError(
+          'CARD_DECLINED',
+          `The card on file was declined again; the subscription stays past due${next ? ` and the next retry stays on ${next.toISOString().slice(0, 10)}` : ''}.`,
+        );
+      }
+      const amount = r.paid.reduce((n, i) => n + i.amountPaid, 0);
+      const currency = r.paid[0]?.currency ?? r.subscription.currency;
+      return done(
+        `Paid ${formatMoney(amount, currency)}: the subscription is active again until ${r.subscription.currentPeriodEnd.toISOString().slice(0, 10)}`,
+      );
     },
 
     /** Money back to the card that paid the invoice (local engine or Stripe): all that is left unless `amount`. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { users } from '../../src/db/schema/index';
+import { invoices, subscriptions, users } from '../../src/db/schema/index';
 import type { ConsoleTestApp } from '../console-helpers';
 import { customerWithEverything, signIn, type Customer } from '../fuzz/customers';
 import { settle } from '../fuzz/db-state';
@@ -73,6 +73,22 @@ export async function consoleFixtures(t: ConsoleTestApp) {
       const id = await fx.subscription();
       const user = (await t.app.ctx.services.users.findById(userId))!;
       await t.app.ctx.services.billing.cancel(user, id);
+      await settle(t);
+      return id;
+    },
+    /**
+     * A new subscription of A's whose payment is failing: past due, in grace, its invoice open
+     * (what a declined renewal leaves, without moving the shared clock a month); A's card pays.
+     */
+    async pastDueSubscription(): Promise<string> {
+      const id = await fx.subscription();
+      const now = t.clock.now();
+      const [sub] = await t.db
+        .update(subscriptions)
+        .set({ status: 'past_due', currentPeriodStart: now, nextPaymentAttemptAt: new Date(now.getTime() + 86_400_000) })
+        .where(eq(subscriptions.providerId, id))
+        .returning();
+      await t.db.update(invoices).set({ status: 'open', amountPaid: 0 }).where(eq(invoices.subscriptionId, sub!.id));
       await settle(t);
       return id;
     },

@@ -117,6 +117,10 @@ export const SAMPLES: Record<
     ok: async (fx) => ({ params: { subscriptionId: await fx.subscription() }, body: reason }),
     bad: (fx) => ({ params: { subscriptionId: fx.a.ids.stripeId! }, body: {} }),
   },
+  retryPayment: {
+    ok: async (fx) => ({ params: { subscriptionId: await fx.pastDueSubscription() }, body: reason }),
+    bad: (fx) => ({ params: { subscriptionId: fx.a.ids.stripeId! }, body: { reason: '' } }),
+  },
   refundInvoice: {
     ok: async (fx) => ({ params: { invoiceId: await fx.paidInvoice() }, body: reason }),
     bad: (fx) => ({ params: { invoiceId: fx.a.ids.invoiceId! }, body: { ...reason, amount: -5 } }),

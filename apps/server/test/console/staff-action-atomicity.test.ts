@@ -116,6 +116,13 @@ const ACTIONS: Array<[string, () => Promise<(a: StaffActions) => Promise<unknown
     },
   ],
   [
+    'retryPayment',
+    async () => {
+      const id = await fx.pastDueSubscription();
+      return (a) => a.retryPayment(why, id);
+    },
+  ],
+  [
     'refundInvoice',
     async () => {
       const id = await fx.paidInvoice();

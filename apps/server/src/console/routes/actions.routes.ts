@@ -93,6 +93,15 @@ export async function actionsRoutes(app: FastifyInstance, { actions }: { actions
     handler: async (req) => actions.cancelNow(by(req), req.params.subscriptionId),
   });
   r.route({
+    ...at('retryPayment'),
+    schema: {
+      summary: "Charge a failing payment's open invoice now, once (402 when declined again)",
+      ...subscription,
+      response: { ...answers, 402: ErrorSchema },
+    },
+    handler: async (req) => actions.retryPayment(by(req), req.params.subscriptionId),
+  });
+  r.route({
     ...at('refundInvoice'),
     schema: { summary: 'Refund an invoice, wholly or in part, to what paid it', ...invoice, body: RefundInvoiceBodySchema },
     handler: async (req) => actions.refundInvoice(by(req), req.params.invoiceId, req.body.amount),

@@ -90,6 +90,8 @@ const CSV_COLUMNS = {
     'cancelAtPeriodEnd',
     'createdAt',
     'userId',
+    'nextAttemptAt',
+    'accessUntil',
   ],
   licenses: ['licenseKey', 'email', 'status', 'maxNodes', 'activeNodes', 'expiresAt', 'createdAt', 'subscriptionId', 'userId'],
   invoices: ['number', 'email', 'status', 'amountDue', 'amountPaid', 'currency', 'created', 'subscriptionId', 'userId', 'id'],

@@ -197,6 +197,20 @@ export const billingRepository = {
     return row;
   },
 
+  /**
+   * A subscription by provider id, locked as the renewal worker claims one (FOR UPDATE SKIP LOCKED):
+   * undefined while the worker (or another staff retry) holds it, so the two never charge it twice.
+   */
+  async claimSubscription(tx: Tx, providerId: string): Promise<SubscriptionRow | undefined> {
+    const [row] = await tx
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.providerId, providerId))
+      .limit(1)
+      .for('update', { skipLocked: true });
+    return row;
+  },
+
   // webhooks
   /** Records a provider event; false when it was seen before (processed once per id). */
   async recordWebhookEvent(tx: Tx, id: string, type: string, at: Date): Promise<boolean> {

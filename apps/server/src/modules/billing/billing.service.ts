@@ -10,7 +10,7 @@ import { createRenewals } from './renewals';
 import { createSubscriptionChanges } from './subscription-changes';
 
 export { CHECKOUT_DEDUP_MS } from './checkout';
-export { RENEWAL_INTERVAL_MS } from './renewals';
+export { RENEWAL_INTERVAL_MS, type RetriedNow } from './renewals';
 export { toSubscription, type BillingLicenses, type BillingUser } from './billing-context';
 
 /**
@@ -60,6 +60,7 @@ export function createBillingService(deps: BillingDeps) {
 
     handleWebhook: sync.handleWebhook,
 
+    retryPaymentNow: renewals.retryNow,
     runRenewals: renewals.runRenewals,
     runNotices: renewals.runNotices,
     startWorkers: renewals.startWorkers,

@@ -1,5 +1,6 @@
 import type { Tx } from '../../db/client';
-import type { BillTo } from '../../providers/billing/gateway';
+import { AppError, notFound } from '../../lib/errors';
+import type { BillTo, Receipt } from '../../providers/billing/gateway';
 import type { BillingContext } from './billing-context';
 import { SYSTEM } from './billing-context';
 import { noticesOf } from './billing-notices';
@@ -8,6 +9,14 @@ import { describe, endedNow } from './lifecycle';
 import { accessUntil, graceEnd } from './transition';
 
 const DAY_MS = 86_400_000;
+
+type Renewer = NonNullable<ReturnType<BillingContext['renewerOf']>>;
+
+/** What a retry asked for now (the vendor's staff) did: paid (the subscription is active again) or declined. */
+export type RetriedNow =
+  { outcome: 'paid'; subscription: SubscriptionRow; paid: Receipt[] } | { outcome: 'declined'; subscription: SubscriptionRow };
+/** The caller's writes that belong to a retry now (the staff audit row), in its transaction, whatever its outcome. */
+export type RetryWithin = (tx: Tx, retried: RetriedNow) => Promise<void>;
 
 /** How often the worker looks for subscriptions whose period has ended. */
 export const RENEWAL_INTERVAL_MS = 30_000;
@@ -87,12 +96,7 @@ export function createRenewals(ctx: BillingContext) {
    * (the license expires, the customer is told), else the open invoice is charged again (a retry
    * of the schedule). A retry that pays restores the paid period and sends the receipt.
    */
-  async function retryOrEnd(
-    tx: Tx,
-    sub: SubscriptionRow,
-    billTo: BillTo,
-    renewer: NonNullable<ReturnType<BillingContext['renewerOf']>>,
-  ): Promise<SubscriptionRow> {
+  async function retryOrEnd(tx: Tx, sub: SubscriptionRow, billTo: BillTo, renewer: Renewer): Promise<SubscriptionRow> {
     const now = clock.now();
     if (graceEnd(sub, payments.graceDays) <= now) {
       const row = await ctx.transition(
@@ -108,24 +112,86 @@ export function createRenewals(ctx: BillingContext) {
       });
       return row;
     }
+    const paid = await chargeAgain(tx, sub, billTo, renewer, SYSTEM);
+    if (paid) return paid.row;
+    return ctx.transition(
+      tx,
+      sub,
+      { nextPaymentAttemptAt: nextAttempt(sub.currentPeriodStart) },
+      {
+        actor: SYSTEM,
+        cause: { kind: 'renewal' },
+      },
+    );
+  }
+
+  /**
+   * The open invoices of a past_due subscription charged again to its own card (a retry of the
+   * schedule, or one asked for now): paid, the subscription is active again (the transition puts
+   * the license back to the paid period and says so in the activity) and a receipt goes out per
+   * invoice; declined, nothing is written (undefined).
+   */
+  async function chargeAgain(
+    tx: Tx,
+    sub: SubscriptionRow,
+    billTo: BillTo,
+    renewer: Renewer,
+    actor: string,
+  ): Promise<{ row: SubscriptionRow; paid: Receipt[] } | undefined> {
     const payment = await renewer.retry(tx, sub);
-    if (payment.paid.length === 0) {
-      return ctx.transition(
-        tx,
-        sub,
-        { nextPaymentAttemptAt: nextAttempt(sub.currentPeriodStart) },
-        {
-          actor: SYSTEM,
-          cause: { kind: 'renewal' },
-        },
-      );
-    }
+    if (payment.paid.length === 0) return undefined;
     const row = await ctx.transition(tx, sub, payment.state, {
-      actor: SYSTEM,
+      actor,
       cause: { kind: 'paid', invoice: payment.paid[0] },
     });
     for (const inv of payment.paid) await ctx.sendReceipt(tx, billTo, inv, row);
-    return row;
+    return { row, paid: payment.paid };
+  }
+
+  /**
+   * "Retry payment now" (the vendor's staff): the open invoices of past_due subscription
+   * `providerId` charged once, now, by the worker's own retry (chargeAgain). The row is claimed as
+   * the worker claims it (SKIP LOCKED): while the worker or another retry holds it this answers 409,
+   * and once they commit it is no longer past due (409), so two never charge it twice. A declined
+   * retry changes nothing: the schedule's next retry stands (docs/decisions/085-console-dunning-and-retry-payment-now.md).
+   * `within` runs in the transaction, paid or declined.
+   */
+  async function retryNow(providerId: string, actor: string, within?: RetryWithin): Promise<RetriedNow> {
+    const retried = await db.transaction(async (tx): Promise<RetriedNow> => {
+      const sub = await repo.claimSubscription(tx, providerId);
+      if (!sub) {
+        if (!(await repo.findSubscriptionByProviderId(tx, providerId))) throw notFound('The subscription');
+        throw new AppError('CONFLICT', 'A payment of this subscription is being taken right now. Look at it again in a moment.');
+      }
+      if (sub.status !== 'past_due') {
+        const is = sub.status === 'canceled' ? 'has ended' : sub.status === 'active' ? 'is paid up' : 'awaits its first payment';
+        throw new AppError('CONFLICT', `This subscription's payment is not failing (it ${is}): there is nothing to retry`);
+      }
+      const renewer = ctx.renewerOf(sub);
+      if (!renewer) {
+        throw new AppError(
+          'CONFLICT',
+          "Stripe retries this subscription's payment on its own schedule; retry it from Stripe's dashboard, or ask the customer to add a card",
+        );
+      }
+      const ends = graceEnd(sub, payments.graceDays);
+      if (ends <= clock.now()) {
+        throw new AppError(
+          'CONFLICT',
+          `The grace of this failed payment ended on ${ends.toISOString().slice(0, 10)}: the subscription is ending for non-payment`,
+        );
+      }
+      const billTo = await ctx.billToFor(tx, sub.userId);
+      if (!billTo) throw notFound('The subscription');
+      const paid = await chargeAgain(tx, sub, billTo, renewer, actor);
+      const result: RetriedNow = paid
+        ? { outcome: 'paid', subscription: paid.row, paid: paid.paid }
+        : { outcome: 'declined', subscription: sub };
+      await within?.(tx, result);
+      return result;
+    });
+    if (retried.outcome === 'paid') void outbox.kick();
+    return retried;
   }
 
   /** A period that has ended, or a grace that has run out (a retry that is due waits for the worker). */
@@ -179,6 +245,7 @@ export function createRenewals(ctx: BillingContext) {
   return {
     catchUp,
     runRenewals,
+    retryNow,
     /** Queues the notices that are due (renewal coming up, card expiring); the worker runs it too. */
     runNotices: notices.run,
 

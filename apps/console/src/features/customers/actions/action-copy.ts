@@ -97,6 +97,15 @@ export const ACTION_COPY: Record<ActionRoute, ActionCopy> = {
     fields: [],
     done: 'Subscription cancelled',
   },
+  retryPayment: {
+    title: 'Retry payment now',
+    describe: (s) =>
+      `The open invoice of subscription ${s} is charged once, now, to the card on file. If it is paid, the subscription is active again at once and the customer gets a receipt; if it is declined, it stays past due and the next scheduled retry stands.`,
+    confirm: 'Retry payment',
+    danger: false,
+    fields: [],
+    done: 'Payment received',
+  },
   refundInvoice: {
     title: 'Refund invoice',
     describe: (s) => `Invoice ${s} is refunded through the payment provider, wholly or in part.`,

@@ -1,20 +1,19 @@
 import { Group, Paper, Stack, Text } from '@mantine/core';
-import { IconPlayerStop, IconRepeat, IconRotateClockwise, IconCalendarX } from '@tabler/icons-react';
+import { IconCalendarX, IconCreditCardPay, IconPlayerStop, IconRepeat, IconRotateClockwise } from '@tabler/icons-react';
 import { intervalLabel, plural, type ConsoleSubscription } from '@portal/contract';
 import { StatusBadge } from '@web/components/status-badge';
-import { SUBSCRIPTION_BADGE, subscriptionState, type SubscriptionState } from '@web/features/billing/billing-display';
+import { subscriptionState } from '@web/features/billing/billing-display';
 import { CopyIcon, LicenseKeyText } from '@web/features/licenses/components/license-bits';
 import { formatDate, formatMoney } from '@web/lib/format';
 import { RowMenu } from '../../../components/row-menu';
 import { useMay } from '../../../lib/permissions';
+import { staffSubscriptionBadge } from '../../../lib/subscription-label';
 import type { PendingAction } from '../actions/action-dialog';
 import { CustomerSection } from './customer-section';
+import { DunningFacts } from './dunning-facts';
 import { InvoicesTable } from './invoices-table';
 
 type OnAction = (a: PendingAction) => void;
-
-/** Staff read a cancelling subscription by what will happen, not by what the customer chose. */
-const STATE_LABEL: Partial<Record<SubscriptionState, string>> = { cancelling: 'Cancels at period end' };
 
 /** The customer's subscriptions, newest first, each with its invoices. */
 export function SubscriptionsSection({ subscriptions, onAction }: { subscriptions: ConsoleSubscription[]; onAction: OnAction }) {
@@ -46,8 +45,9 @@ function SubscriptionItem({ subscription: s, onAction }: { subscription: Console
   const mayCancel = useMay('cancelAtPeriodEnd');
   const mayReactivate = useMay('reactivateSubscription');
   const mayCancelNow = useMay('cancelNow');
+  const mayRetry = useMay('retryPayment');
   const state = subscriptionState(s);
-  const badge = SUBSCRIPTION_BADGE[state];
+  const badge = staffSubscriptionBadge(s);
   const params = { subscriptionId: s.subscriptionId };
   const subject = s.subscriptionId;
   const ended = state === 'ended';
@@ -59,7 +59,7 @@ function SubscriptionItem({ subscription: s, onAction }: { subscription: Console
           <Stack gap={4} style={{ minWidth: 0 }}>
             <Group gap="xs">
               <Text fw={600}>{s.plan}</Text>
-              <StatusBadge tone={badge.tone}>{STATE_LABEL[state] ?? badge.label}</StatusBadge>
+              <StatusBadge tone={badge.tone}>{badge.label}</StatusBadge>
               {s.provider === 'stripe' ? (
                 <Text size="xs" c="dimmed">
                   Stripe
@@ -68,12 +68,20 @@ function SubscriptionItem({ subscription: s, onAction }: { subscription: Console
             </Group>
             <Text size="sm" c="dimmed" className="console-figure">
               {plural(s.quantity, 'node')} · {formatMoney(total, s.currency)} {intervalLabel(s.interval).toLowerCase()} ·{' '}
-              {ended ? 'Ended' : s.cancelAtPeriodEnd ? 'Ends' : 'Renews'} {formatDate(s.currentPeriodEnd)}
+              {ended ? 'Ended' : s.cancelAtPeriodEnd ? 'Ends' : s.dunning ? 'Unpaid period ends' : 'Renews'}{' '}
+              {formatDate(s.currentPeriodEnd)}
             </Text>
           </Stack>
           <RowMenu
             label={`Actions for subscription ${s.subscriptionId}`}
             items={[
+              {
+                label: 'Retry payment now…',
+                icon: <IconCreditCardPay size={16} />,
+                onClick: () => onAction({ route: 'retryPayment', params, subject }),
+                // Stripe retries its own subscriptions' payments (Smart Retries).
+                hidden: !mayRetry || !s.dunning || s.provider === 'stripe',
+              },
               {
                 label: 'Cancel at period end…',
                 icon: <IconCalendarX size={16} />,
@@ -96,6 +104,7 @@ function SubscriptionItem({ subscription: s, onAction }: { subscription: Console
             ]}
           />
         </Group>
+        {s.dunning ? <DunningFacts dunning={s.dunning} stripe={s.provider === 'stripe'} /> : null}
         <Group gap="lg" wrap="wrap">
           <Group gap={4} wrap="nowrap">
             <Text size="xs" c="dimmed">

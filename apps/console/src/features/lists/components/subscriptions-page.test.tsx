@@ -17,6 +17,8 @@ const row: ConsoleSubscriptionRow = {
   currentPeriodEnd: '2027-01-01T00:00:00Z',
   cancelAtPeriodEnd: false,
   createdAt: '2026-01-01T00:00:00Z',
+  nextAttemptAt: '2026-11-28T12:00:00Z',
+  accessUntil: '2026-12-10T12:00:00Z',
 };
 const page = (items: ConsoleSubscriptionRow[], total = items.length) => ({
   status: 200,
@@ -40,13 +42,33 @@ describe('SubscriptionsPage', () => {
       'href',
       `/customers/${row.userId}`,
     );
-    expect(within(table).getByText('Payment failed')).toBeInTheDocument();
+    expect(within(table).getByText('Payment failing')).toBeInTheDocument();
+    expect(within(table).getByText('Nov 28, 2026')).toBeInTheDocument();
+    expect(within(table).getByText('Access until Dec 10, 2026')).toBeInTheDocument();
     expect(within(table).getByText('$960.00 yearly')).toBeInTheDocument();
     expect(screen.getByText(/of 41 subscriptions/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
       'href',
       '/api/console/subscriptions?status=past_due&format=csv',
     );
+  });
+
+  it('filters by "Payment failing" and shows a dash for rows whose payment is not failing', async () => {
+    const fine: ConsoleSubscriptionRow = {
+      ...row,
+      subscriptionId: 'sub_local_2',
+      email: 'bob@acme.example',
+      status: 'active',
+      nextAttemptAt: null,
+      accessUntil: null,
+    };
+    const { fetch } = renderList('/subscriptions', { 'GET /api/console/subscriptions': page([fine]) });
+    const table = await screen.findByRole('table', { name: 'Subscriptions' });
+    await within(table).findByRole('link', { name: 'bob@acme.example' });
+    expect(within(table).getByLabelText('None')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('combobox', { name: 'Status' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Status: Payment failing' }));
+    await waitFor(() => expect(fetch.calls.at(-1)?.path).toContain('status=past_due'));
   });
 
   it('sorts by a column header, newest first then the other way', async () => {

@@ -1,12 +1,12 @@
-import { Text } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import { IconRepeat } from '@tabler/icons-react';
 import { intervalLabel, type ConsoleSubscriptionRow } from '@portal/contract';
 import { StatusBadge } from '@web/components/status-badge';
-import { SUBSCRIPTION_BADGE, subscriptionState } from '@web/features/billing/billing-display';
 import { formatDate, formatMoney } from '@web/lib/format';
 import { CustomerLink } from '../../../components/customer-link';
 import type { Column } from '../../../components/data-table';
 import { ListPage, type ListFilter } from '../../../components/list-page';
+import { PAYMENT_FAILING, staffSubscriptionBadge } from '../../../lib/subscription-label';
 import { useListSubscriptionsQuery } from '../api';
 
 const COLUMNS: ReadonlyArray<Column<ConsoleSubscriptionRow>> = [
@@ -15,10 +15,10 @@ const COLUMNS: ReadonlyArray<Column<ConsoleSubscriptionRow>> = [
     key: 'status',
     header: 'Status',
     cell: (r) => {
-      const b = SUBSCRIPTION_BADGE[subscriptionState(r)];
+      const b = staffSubscriptionBadge(r);
       return (
         <StatusBadge tone={b.tone} size="sm">
-          {r.cancelAtPeriodEnd && r.status !== 'canceled' ? 'Cancels at period end' : b.label}
+          {b.label}
         </StatusBadge>
       );
     },
@@ -40,6 +40,25 @@ const COLUMNS: ReadonlyArray<Column<ConsoleSubscriptionRow>> = [
     skeleton: 110,
   },
   { key: 'period', header: 'Period ends', sort: 'currentPeriodEnd', cell: (r) => formatDate(r.currentPeriodEnd), skeleton: 90 },
+  {
+    key: 'retry',
+    header: 'Next retry',
+    // A failing payment's next retry, and until when its license stays valid (the grace).
+    cell: (r) =>
+      r.accessUntil ? (
+        <Stack gap={0}>
+          <span>{r.nextAttemptAt ? formatDate(r.nextAttemptAt) : 'None left'}</span>
+          <Text span size="xs" c="dimmed">
+            Access until {formatDate(r.accessUntil)}
+          </Text>
+        </Stack>
+      ) : (
+        <Text span c="dimmed" aria-label="None">
+          –
+        </Text>
+      ),
+    skeleton: 90,
+  },
   {
     key: 'id',
     header: 'Subscription',
@@ -67,9 +86,11 @@ const FILTERS: readonly ListFilter[] = [
   {
     name: 'status',
     label: 'Status',
+    // 'Status: Payment failing' whole at a laptop's width.
+    width: 210,
     options: [
       { value: 'active', label: 'Active' },
-      { value: 'past_due', label: 'Past due' },
+      { value: 'past_due', label: PAYMENT_FAILING },
       { value: 'incomplete', label: 'Awaiting payment' },
       { value: 'canceled', label: 'Ended' },
     ],
@@ -97,7 +118,7 @@ export default function SubscriptionsPage() {
   return (
     <ListPage
       title="Subscriptions"
-      description="Every subscription with its amount and renewal; find the past due and the cancelling here."
+      description="Every subscription with its amount and renewal; find the failing payments (with their next retry) and the cancelling here."
       route="listSubscriptions"
       useRows={useListSubscriptionsQuery}
       filterPlaceholder="Filter by e-mail or subscription"

@@ -36,6 +36,16 @@ describe('OverviewPage', () => {
     ).toBeInTheDocument();
   });
 
+  it('shows the MRR at risk beside the failed payments, with a link to the failing subscriptions', async () => {
+    renderOverview({ 'GET /api/console/overview': { status: 200, body: { ...anOverview(), mrrAtRisk: 1_234_567_890 } } });
+    expect(await screen.findByText('MRR at risk')).toBeInTheDocument();
+    expect(screen.getByText('$12,345,678.90')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '2 subscriptions in grace, payment failing' })).toHaveAttribute(
+      'href',
+      '/subscriptions?status=past_due',
+    );
+  });
+
   it('charts validations per day over the last 30 days, with their total', async () => {
     renderOverview({ 'GET /api/console/overview': { status: 200, body: anOverview() } });
     expect(await screen.findByRole('heading', { name: 'Validations per day' })).toBeInTheDocument();

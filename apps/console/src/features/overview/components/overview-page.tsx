@@ -1,4 +1,5 @@
-import { Grid, Paper, SimpleGrid, Skeleton, Stack, type SimpleGridProps } from '@mantine/core';
+import { Anchor, Grid, Paper, SimpleGrid, Skeleton, Stack, type SimpleGridProps } from '@mantine/core';
+import { Link } from 'react-router';
 import {
   IconAlertTriangle,
   IconCalendarDollar,
@@ -10,7 +11,7 @@ import {
   IconTrendingDown,
   IconTrendingUp,
 } from '@tabler/icons-react';
-import type { Overview } from '@portal/contract';
+import { plural, type Overview } from '@portal/contract';
 import { ErrorDisplay } from '@web/components/error-display';
 import { formatMoney } from '@web/lib/format';
 import { PageFrame } from '../../../components/page-frame';
@@ -65,11 +66,15 @@ const ROWS: ReadonlyArray<{ cols: SimpleGridProps['cols']; tiles: (o: Overview) 
         attention: o.failedPayments > 0,
       },
       {
-        label: 'Past due',
-        value: count(o.pastDueSubscriptions),
-        hint: 'Subscriptions awaiting payment',
+        label: 'MRR at risk',
+        value: formatMoney(o.mrrAtRisk, o.currency),
+        hint: (
+          <Anchor component={Link} to="/subscriptions?status=past_due" size="xs" inherit>
+            {plural(o.subscriptionsAtRisk, 'subscription')} in grace, payment failing
+          </Anchor>
+        ),
         icon: <IconClockExclamation size={16} />,
-        attention: o.pastDueSubscriptions > 0,
+        attention: o.subscriptionsAtRisk > 0,
       },
       {
         label: 'Cards expiring',
@@ -95,7 +100,7 @@ export default function OverviewPage() {
       {error && !data ? null : (
         <Stack gap="lg" aria-busy={!data} aria-label={data ? undefined : 'Loading the overview'}>
           {ROWS.map((row, r) => (
-            <SimpleGrid key={r} cols={row.cols} spacing="md">
+            <SimpleGrid key={r} cols={row.cols} spacing="md" className="console-tiles">
               {data
                 ? row.tiles(data).map((tile) => <StatTile key={tile.label} {...tile} />)
                 : Array.from({ length: TILES_PER_ROW[r] ?? 4 }, (_, i) => <StatTileSkeleton key={i} />)}
