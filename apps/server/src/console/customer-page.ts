@@ -6,6 +6,7 @@ import { BY_STAFF } from '../modules/audit/audit-events';
 import type { AuditService } from '../modules/audit/audit.service';
 import type { SessionService } from '../modules/auth/sessions';
 import type { BillingService } from '../modules/billing/billing.service';
+import { amountOwed } from '../modules/billing/payment-failing';
 import { paymentTrouble } from '../modules/billing/transition';
 import { statusOf } from '../modules/licenses/licenses.service';
 import { toAccountProfile, type UserService } from '../modules/users/users.service';
@@ -123,7 +124,7 @@ export function dunningOf(
     failingSince: trouble.failingSince.toISOString(),
     accessUntil: trouble.accessUntil.toISOString(),
     nextAttemptAt: trouble.nextAttemptAt?.toISOString() ?? null,
-    amountDue: open.reduce((n, i) => n + i.amountDue - i.amountPaid, 0),
+    amountDue: amountOwed(invoices),
     currency: open[0]?.currency ?? sub.currency,
   };
 }

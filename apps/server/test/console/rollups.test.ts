@@ -252,6 +252,8 @@ const everyKind: Step[] = [
   step('refund', 0),
   step('credit', 0),
   step('card', 0, 1),
+  // A monthly subscription on a good card, so the renewal below renews one whatever the random runs do.
+  step('checkout', 1, 4),
   step('renew', 0, 1, 35),
   step('removeCard', 0),
   step('deleteAccount', 1, 0),

@@ -13,6 +13,11 @@ export type PaymentFailingDeps = {
 /** An unpaid invoice of a failing payment, as the dunning e-mails and pages name it. */
 export type OpenInvoice = { id: string; number: string; amountDue: number; currency: string };
 
+/** What a failing payment's invoices still ask for: every open one's amount due, less what was paid on it. */
+export function amountOwed(invoices: readonly { status: string; amountDue: number; amountPaid: number }[]): number {
+  return invoices.filter((i) => i.status === 'open').reduce((sum, i) => sum + i.amountDue - i.amountPaid, 0);
+}
+
 /**
  * The open invoice of a failing payment, from the gateway that holds it (the built-in engine's
  * own, or the one Stripe lists and retries): the first one's number, and what paying settles,
@@ -23,15 +28,10 @@ export async function openInvoiceOf(
   row: SubscriptionRow,
   gatewayFor: (kind: string) => PaymentGateway,
 ): Promise<OpenInvoice | undefined> {
-  const unpaid = (await gatewayFor(row.provider).listInvoices(tx, row)).filter((i) => i.status === 'open');
-  const [first] = unpaid;
+  const invoices = await gatewayFor(row.provider).listInvoices(tx, row);
+  const first = invoices.find((i) => i.status === 'open');
   if (!first) return undefined;
-  return {
-    id: first.id,
-    number: first.number,
-    currency: first.currency,
-    amountDue: unpaid.reduce((sum, i) => sum + i.amountDue, 0),
-  };
+  return { id: first.id, number: first.number, currency: first.currency, amountDue: amountOwed(invoices) };
 }
 
 /**
