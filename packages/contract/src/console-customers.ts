@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InvoiceSchema, INTERVALS, SUBSCRIPTION_STATUSES } from './billing';
+import { InvoiceSchema, INTERVALS, SUBSCRIPTION_END_REASONS, SUBSCRIPTION_STATUSES } from './billing';
 import { isStorableText, STORABLE_TEXT_MESSAGE } from './common';
 import { LicenseSchema } from './licenses';
 import { AccountProfileSchema } from './users';
@@ -77,6 +77,8 @@ export const ConsoleSubscriptionSchema = z.object({
   currentPeriodStart: z.string(),
   currentPeriodEnd: z.string(),
   cancelAtPeriodEnd: z.boolean(),
+  /** Why it ended (unpaid: ended for non-payment); null while it runs. */
+  endedReason: z.enum(SUBSCRIPTION_END_REASONS).nullable(),
   licenseKey: z.string().nullable(),
   createdAt: z.string(),
   invoices: z.array(InvoiceSchema),

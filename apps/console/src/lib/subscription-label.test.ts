@@ -19,4 +19,12 @@ describe('staffSubscriptionBadge', () => {
     expect(staffSubscriptionBadge(sub('canceled'))).toEqual({ label: 'Ended', tone: 'neutral' });
     expect(staffSubscriptionBadge(sub('incomplete'))).toEqual({ label: 'Awaiting payment', tone: 'warning' });
   });
+
+  it('says that a subscription ended for non-payment', () => {
+    expect(staffSubscriptionBadge({ ...sub('canceled'), endedReason: 'unpaid' })).toEqual({
+      label: 'Ended: not paid',
+      tone: 'neutral',
+    });
+    expect(staffSubscriptionBadge({ ...sub('canceled'), endedReason: 'ended_now' })).toEqual({ label: 'Ended', tone: 'neutral' });
+  });
 });

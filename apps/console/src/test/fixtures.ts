@@ -31,6 +31,7 @@ export function aCustomer(): ConsoleCustomer {
         currentPeriodStart: '2026-11-01T00:00:00Z',
         currentPeriodEnd: '2026-12-01T00:00:00Z',
         cancelAtPeriodEnd: false,
+        endedReason: null,
         licenseKey: LICENSE_KEY,
         createdAt: '2026-01-05T10:05:00Z',
         dunning: null,
