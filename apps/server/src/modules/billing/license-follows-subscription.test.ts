@@ -120,7 +120,7 @@ describe('the license follows its subscription through every use case', () => {
     // The next renewal fails again; the vendor's staff retry it, in vain, then once the card works again.
     const poor = await onlyPoorCard(cookie);
     expect(await runRenewals(sub.currentPeriodEnd)).toBe(1);
-    sub = await expectLicenseFollows(id, 'failed renewal (2)');
+    expect((await expectLicenseFollows(id, 'failed renewal (2)')).status).toBe('past_due');
     const declined = await staffAct(`/api/console/subscriptions/${id}/retry-payment`, billingStaff);
     expect(declined.statusCode, declined.body).toBe(402);
     sub = await expectLicenseFollows(id, 'declined retry now');
