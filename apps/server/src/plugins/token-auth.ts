@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ApiTokenScope } from '@portal/contract';
 import { AppError } from '../lib/errors';
 import { bearerOf } from '../modules/api-tokens/api-token-fns';
 import type { ApiTokenService, TokenContext } from '../modules/api-tokens/api-tokens.service';
@@ -9,6 +10,13 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The personal API token a request was authenticated with; null for a cookie session or none. */
     apiToken: TokenContext | null;
+  }
+  interface FastifyInstance {
+    /**
+     * What a route served here declares: who may call it (`config.auth`, undefined when public) and
+     * the scope a token needs (undefined when no token may). The API tests' scope matrix reads it.
+     */
+    tokenAccess: (method: string, url: string) => { auth: unknown; scope: ApiTokenScope | undefined };
   }
 }
 
@@ -33,6 +41,10 @@ export function registerTokenAuth(
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) served.set(routeKey(method, route.url), route.config?.auth);
   });
+  app.decorate('tokenAccess', (method: string, url: string) => ({
+    auth: served.get(routeKey(method, url)),
+    scope: scopeOf(method, url),
+  }));
   app.addHook('onReady', async () => {
     for (const key of scopedRouteKeys()) {
       if (served.get(key) !== 'user') throw new Error(`ROUTE_SCOPES names ${key}, which is not a route that needs a user`);
