@@ -35,6 +35,15 @@ function iconOf(action: string): Icon {
   return IconPoint;
 }
 
+/**
+ * '3 minutes ago' for a past moment; 'now' for one the page's clock has not reached yet (an entry
+ * written after the clock's last tick, or a server clock a little ahead): never 'in 5 seconds'.
+ */
+export function sinceText(iso: string, now: Date): string {
+  const at = new Date(iso);
+  return formatRelative(at, at > now ? at : now);
+}
+
 /** The current time, updated every minute: keeps "3 minutes ago" true. */
 function useNow(): Date {
   const [now, setNow] = useState(() => new Date());
@@ -123,7 +132,7 @@ function ActivityRow({ event, now }: { event: AuditEvent; now: Date }) {
       <Table.Td style={{ whiteSpace: 'nowrap' }}>
         <Tooltip label={formatDateTime(event.createdAt)}>
           <Text component="time" dateTime={event.createdAt} size="sm" tabIndex={0}>
-            {formatRelative(event.createdAt, now)}
+            {sinceText(event.createdAt, now)}
           </Text>
         </Tooltip>
       </Table.Td>

@@ -4,7 +4,7 @@ import { Notifications, notifications } from '@mantine/notifications';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApiToken } from '@portal/contract';
 import { ada, fakeFetch, renderRoutes, userState } from '../../../test/render';
-import { ApiTokens } from './api-tokens';
+import { ApiTokens, lastUsedText } from './api-tokens';
 
 const token: ApiToken = {
   id: '5a0f0c52-1111-4a4a-8a8a-000000000001',
@@ -36,6 +36,14 @@ function renderTokens(answers: Parameters<typeof fakeFetch>[0]) {
   );
   return fake;
 }
+
+describe('lastUsedText', () => {
+  it('reads "this minute" within the stored minute, then as a relative time', () => {
+    const now = new Date('2026-03-02T10:15:42Z');
+    expect(lastUsedText('2026-03-02T10:15:00.000Z', now)).toBe('this minute');
+    expect(lastUsedText('2026-03-02T10:12:00.000Z', now)).toMatch(/4 minutes ago/);
+  });
+});
 
 describe('ApiTokens', () => {
   afterEach(() => {

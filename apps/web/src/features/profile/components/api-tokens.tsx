@@ -61,6 +61,12 @@ export function ApiTokens() {
   );
 }
 
+/** The last use is kept to the minute: within its minute it reads 'this minute', not '14 seconds ago'. */
+export function lastUsedText(iso: string, now: Date): string {
+  const at = new Date(iso);
+  return now.getTime() - at.getTime() < 60_000 ? 'this minute' : formatRelative(at, now);
+}
+
 function TokenItem({ token, now, onRevoke }: { token: ApiToken; now: Date; onRevoke: () => void }) {
   const expired = token.expiresAt !== null && new Date(token.expiresAt) <= now;
   return (
@@ -91,7 +97,7 @@ function TokenItem({ token, now, onRevoke }: { token: ApiToken; now: Date; onRev
             Created {formatDate(token.createdAt)} · Last used{' '}
             {token.lastUsedAt ? (
               <time dateTime={token.lastUsedAt} title={formatDateTime(token.lastUsedAt)}>
-                {formatRelative(token.lastUsedAt, now)}
+                {lastUsedText(token.lastUsedAt, now)}
               </time>
             ) : (
               'never'
