@@ -31,7 +31,13 @@ describe('API tokens on the profile page', () => {
     const card = page.getByRole('main');
     await card.getByText('No API tokens').waitFor();
 
-    const secret = await createToken(page, 'image pipeline', [/Read licenses/, /Download the ISO/], '30 days', 'api-tokens-create-1280-light');
+    const secret = await createToken(
+      page,
+      'image pipeline',
+      [/Read licenses/, /Download the ISO/],
+      '30 days',
+      'api-tokens-create-1280-light',
+    );
     expect(secret).toMatch(/^pat_[A-Za-z0-9_-]{43}$/);
     const shown = page.getByRole('dialog', { name: 'Copy your new API token' });
     await shown.getByText('This is the only time you see it').waitFor();
@@ -47,7 +53,10 @@ describe('API tokens on the profile page', () => {
     const item = page.getByRole('listitem', { name: 'API token image pipeline' });
     await item.getByText('Last used never').waitFor();
     expect(await page.content()).not.toContain(secret);
-    await page.getByRole('table', { name: 'Activity' }).getByText(/Created API token “image pipeline”/).waitFor();
+    await page
+      .getByRole('table', { name: 'Activity' })
+      .getByText(/Created API token “image pipeline”/)
+      .waitFor();
 
     // The token without any browser: its licenses, and the ISO with Range.
     const licenses = await api('/api/licenses/', secret);

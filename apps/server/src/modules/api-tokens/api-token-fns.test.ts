@@ -11,7 +11,14 @@ describe('secrets', () => {
     expect(isTokenSecret(a)).toBe(true);
     expect(newTokenSecret()).not.toBe(a);
     expect(hintOf(a)).toBe(a.slice(0, 8));
-    for (const bad of ['', 'pat_', `pat_${'a'.repeat(42)}`, `pat_${'a'.repeat(44)}`, `tap_${'a'.repeat(43)}`, `pat_${'a'.repeat(42)}=`]) {
+    for (const bad of [
+      '',
+      'pat_',
+      `pat_${'a'.repeat(42)}`,
+      `pat_${'a'.repeat(44)}`,
+      `tap_${'a'.repeat(43)}`,
+      `pat_${'a'.repeat(42)}=`,
+    ]) {
       expect(isTokenSecret(bad), bad).toBe(false);
     }
   });

@@ -12,7 +12,6 @@ import { bearer, createToken } from '../../../test/api-token-helpers';
 
 let t: ConsoleTestApp;
 let alice: string;
-let bob: string;
 let aliceKey: string;
 let bobKey: string;
 
@@ -28,13 +27,18 @@ const issue = async (email: string) =>
     })
   ).key;
 const activate = (key: string, fingerprint: string, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url: `/api/licenses/${key}/activate`, payload: { fingerprint, hostname: fingerprint }, headers });
+  t.app.inject({
+    method: 'POST',
+    url: `/api/licenses/${key}/activate`,
+    payload: { fingerprint, hostname: fingerprint },
+    headers,
+  });
 const nodeCount = async () => (await t.db.select().from(nodes)).length;
 
 beforeAll(async () => {
   t = await buildConsoleTestApp();
   alice = await t.signIn('alice@example.com');
-  bob = await t.signIn('bob@example.com');
+  await t.signIn('bob@example.com');
   aliceKey = await issue('alice@example.com');
   bobKey = await issue('bob@example.com');
 });
@@ -97,7 +101,11 @@ describe('the ISO by token', () => {
     expect(whole.headers['repr-digest']).toBe(`sha-256=:${Buffer.from(sha256, 'hex').toString('base64')}:`);
     expect(whole.headers['accept-ranges']).toBe('bytes');
 
-    const part = await t.app.inject({ method: 'GET', url: '/api/downloads/iso', headers: { ...bearer(secret), range: 'bytes=1000-1999' } });
+    const part = await t.app.inject({
+      method: 'GET',
+      url: '/api/downloads/iso',
+      headers: { ...bearer(secret), range: 'bytes=1000-1999' },
+    });
     expect(part.statusCode).toBe(206);
     expect(part.headers['content-range']).toBe(`bytes 1000-1999/${size}`);
     expect(part.rawPayload.equals(bytes.subarray(1000, 2000))).toBe(true);
@@ -117,7 +125,11 @@ describe('the ISO by token', () => {
     expect(head.headers['content-length']).toBe(String(size));
     expect(head.body).toBe('');
 
-    const past = await t.app.inject({ method: 'GET', url: '/api/downloads/iso', headers: { ...bearer(secret), range: `bytes=${size}-` } });
+    const past = await t.app.inject({
+      method: 'GET',
+      url: '/api/downloads/iso',
+      headers: { ...bearer(secret), range: `bytes=${size}-` },
+    });
     expect(past.statusCode).toBe(416);
     expect(past.headers['content-range']).toBe(`bytes */${size}`);
   });

@@ -1,6 +1,12 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ApiTokenListSchema, ApiTokenParamsSchema, CreateApiTokenBodySchema, CreatedApiTokenSchema, ErrorSchema } from '@portal/contract';
+import {
+  ApiTokenListSchema,
+  ApiTokenParamsSchema,
+  CreateApiTokenBodySchema,
+  CreatedApiTokenSchema,
+  ErrorSchema,
+} from '@portal/contract';
 import { signedIn } from '../../plugins/session';
 import type { ApiTokenService } from './api-tokens.service';
 
@@ -8,7 +14,10 @@ import type { ApiTokenService } from './api-tokens.service';
  * The signed-in customer's personal API tokens, on the profile. None of these routes is in
  * ROUTE_SCOPES: a token can neither list, create nor revoke tokens.
  */
-export async function apiTokensRoutes(app: FastifyInstance, { tokens }: { tokens: Pick<ApiTokenService, 'list' | 'create' | 'revoke'> }) {
+export async function apiTokensRoutes(
+  app: FastifyInstance,
+  { tokens }: { tokens: Pick<ApiTokenService, 'list' | 'create' | 'revoke'> },
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get(

@@ -1,11 +1,26 @@
-import { API_TOKEN_LIMIT, type ApiToken, type ApiTokenScope, type CreateApiTokenBody, type CreatedApiToken } from '@portal/contract';
+import {
+  API_TOKEN_LIMIT,
+  type ApiToken,
+  type ApiTokenScope,
+  type CreateApiTokenBody,
+  type CreatedApiToken,
+} from '@portal/contract';
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { sha256 } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import type { AuditService } from '../audit/audit.service';
 import type { UserRow } from '../users/users.repository';
-import { expiryOf, hintOf, isTokenSecret, isUsable, newTokenSecret, startOfHour, startOfMinute, useToRecord } from './api-token-fns';
+import {
+  expiryOf,
+  hintOf,
+  isTokenSecret,
+  isUsable,
+  newTokenSecret,
+  startOfHour,
+  startOfMinute,
+  useToRecord,
+} from './api-token-fns';
 import { apiTokensRepository as repo, type ApiTokenRow } from './api-tokens.repository';
 
 /** A request's token, once authenticated: who it acts for and what it may do. */
@@ -80,7 +95,14 @@ export function createApiTokenService(deps: { db: Db; clock: Clock; audit: Pick<
     const row = await repo.findByHash(db, sha256(secret));
     if (!row || !isUsable(row.token, clock.now())) return null;
     const { token, user } = row;
-    return { id: token.id, name: token.name, scopes: token.scopes, createdAt: token.createdAt, lastUsedAt: token.lastUsedAt, user };
+    return {
+      id: token.id,
+      name: token.name,
+      scopes: token.scopes,
+      createdAt: token.createdAt,
+      lastUsedAt: token.lastUsedAt,
+      user,
+    };
   }
 
   /**

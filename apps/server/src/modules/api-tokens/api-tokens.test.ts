@@ -64,7 +64,10 @@ describe('creating a token', () => {
       [{ name: ' ', scopes: ['licenses:read'], expiresInDays: null }, 'Enter a name for the token'],
       [{ name: 'x'.repeat(61), scopes: ['licenses:read'], expiresInDays: null }, 'The name can be at most 60 characters'],
       [{ name: 'x', scopes: [], expiresInDays: null }, 'Choose at least one scope'],
-      [{ name: 'x', scopes: ['admin'], expiresInDays: null }, 'A scope is one of licenses:read, nodes:write, downloads:read, billing:read'],
+      [
+        { name: 'x', scopes: ['admin'], expiresInDays: null },
+        'A scope is one of licenses:read, nodes:write, downloads:read, billing:read',
+      ],
       [{ name: 'x', scopes: ['licenses:read', 'licenses:read'], expiresInDays: null }, 'Each scope can be chosen once'],
       [{ name: 'x', scopes: ['licenses:read'], expiresInDays: 7 }, 'The token expires in 30, 90 or 365 days, or never (null)'],
       [{ name: 'x', scopes: ['licenses:read'] }, 'The token expires in 30, 90 or 365 days, or never (null)'],
@@ -101,7 +104,11 @@ describe('creating a token', () => {
   });
 
   it('needs a session', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/users/tokens', payload: { name: 'x', scopes: ['licenses:read'], expiresInDays: null } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/tokens',
+      payload: { name: 'x', scopes: ['licenses:read'], expiresInDays: null },
+    });
     expect(res.statusCode).toBe(401);
   });
 });
@@ -164,7 +171,11 @@ describe('authenticating with a token', () => {
   it('stops every token of a deleted account', async () => {
     const dave = await t.signIn('dave@example.com');
     const { secret } = await createToken(t, dave, ['licenses:read']);
-    const del = await t.app.inject({ method: 'DELETE', url: '/api/users/?i_want_to_delete_my_account=true', headers: { cookie: dave } });
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/users/?i_want_to_delete_my_account=true',
+      headers: { cookie: dave },
+    });
     expect(del.statusCode, del.body).toBe(204);
     expect((await licensesWith(secret)).statusCode).toBe(401);
   });
@@ -177,7 +188,11 @@ describe('authenticating with a token', () => {
   });
 
   it('leaves other Authorization schemes to the session rules', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/licenses/', headers: { cookie: alice, authorization: 'Basic Zm9vOmJhcg==' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/licenses/',
+      headers: { cookie: alice, authorization: 'Basic Zm9vOmJhcg==' },
+    });
     expect(res.statusCode).toBe(200);
   });
 

@@ -61,7 +61,8 @@ function requestOf(r: LiveRoute, headers: Record<string, string>): InjectOptions
 }
 
 const send = (r: LiveRoute, headers: Record<string, string> = {}) => t.app.inject(requestOf(r, headers));
-const where = (r: LiveRoute, res: LightMyRequestResponse, who: string) => `${r.method} ${r.url} with ${who}: ${res.statusCode} ${res.body}`;
+const where = (r: LiveRoute, res: LightMyRequestResponse, who: string) =>
+  `${r.method} ${r.url} with ${who}: ${res.statusCode} ${res.body}`;
 
 describe('the scope matrix', () => {
   it('is generated from the live routes: each scoped route of the table is served, HEAD included', () => {

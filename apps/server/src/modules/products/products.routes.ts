@@ -75,7 +75,11 @@ export async function productsRoutes(app: FastifyInstance, { products }: { produ
     }),
     handler: async (req, reply) => {
       const { file, sha256 } = await products.downloads.latestFile();
-      return sendReleaseFile(req, reply as unknown as FastifyReply, file, { userId: req.user.id, sha256, read: products.downloads.read });
+      return sendReleaseFile(req, reply as unknown as FastifyReply, file, {
+        userId: req.user.id,
+        sha256,
+        read: products.downloads.read,
+      });
     },
   });
 }

@@ -89,7 +89,11 @@ describe('ApiTokens', () => {
     expect(within(shown).getByLabelText('Token “image pipeline”')).toHaveValue(SECRET);
     expect(within(shown).getByText('This is the only time you see it')).toBeInTheDocument();
     const post = fake.calls.find((c) => c.method === 'POST');
-    expect(JSON.parse(post!.body!)).toEqual({ name: 'image pipeline', scopes: ['downloads:read', 'licenses:read'], expiresInDays: null });
+    expect(JSON.parse(post!.body!)).toEqual({
+      name: 'image pipeline',
+      scopes: ['downloads:read', 'licenses:read'],
+      expiresInDays: null,
+    });
 
     await user.click(within(shown).getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.queryByDisplayValue(SECRET)).not.toBeInTheDocument());

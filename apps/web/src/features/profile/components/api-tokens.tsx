@@ -146,7 +146,12 @@ function RevokeDialog({ token, onClose }: { token: ApiToken | null; onClose: () 
           <Button variant="default" onClick={close} disabled={revocation.isLoading}>
             Cancel
           </Button>
-          <Button color="red" leftSection={<IconTrash size={16} />} loading={revocation.isLoading} onClick={() => void onConfirm()}>
+          <Button
+            color="red"
+            leftSection={<IconTrash size={16} />}
+            loading={revocation.isLoading}
+            onClick={() => void onConfirm()}
+          >
             Revoke token
           </Button>
         </Group>

@@ -23,7 +23,11 @@ const EXPIRY_OPTIONS = [
   { value: 'never', label: 'Never' },
 ];
 
-const toInput = (v: Values) => ({ name: v.name, scopes: v.scopes, expiresInDays: v.expiry === 'never' ? null : Number(v.expiry) });
+const toInput = (v: Values) => ({
+  name: v.name,
+  scopes: v.scopes,
+  expiresInDays: v.expiry === 'never' ? null : Number(v.expiry),
+});
 
 /**
  * Creating a token: name, scopes and lifetime; then, in the same dialog, the secret, shown this
@@ -114,8 +118,8 @@ function ShownOnce({ created, onDone }: { created: CreatedApiToken; onDone: () =
   return (
     <Stack gap="md">
       <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={18} />} title="This is the only time you see it">
-        Copy the token now and keep it somewhere safe, such as your pipeline&apos;s secret store. It is not shown again; if you lose
-        it, revoke it and create another. Anyone who has it can act with its scopes.
+        Copy the token now and keep it somewhere safe, such as your pipeline&apos;s secret store. It is not shown again; if you
+        lose it, revoke it and create another. Anyone who has it can act with its scopes.
       </Alert>
       <TextInput
         label={`Token “${created.token.name}”`}
@@ -141,8 +145,8 @@ function ShownOnce({ created, onDone }: { created: CreatedApiToken; onDone: () =
         }
       />
       <Text size="sm" c="dimmed">
-        Send it as <code>Authorization: Bearer …</code> to the portal&apos;s API. The documentation shows how to automate activation
-        and the ISO download with it.
+        Send it as <code>Authorization: Bearer …</code> to the portal&apos;s API. The documentation shows how to automate
+        activation and the ISO download with it.
       </Text>
       <Group justify="flex-end">
         <Button onClick={onDone}>Done</Button>

@@ -29,7 +29,10 @@ export function ProfilePage() {
   const shown = useRef(false);
   if (!firstPage.isLoading && !firstPage.isUninitialized) shown.current = true;
   return (
-    <PageFrame title={PAGES.profile.title} description="Your name and company, your API tokens, your activity, your data and your account.">
+    <PageFrame
+      title={PAGES.profile.title}
+      description="Your name and company, your API tokens, your activity, your data and your account."
+    >
       {profile ? (
         <>
           {/* Keyed by the address: a different account starts with its own values. */}
