@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Group, Pagination, Stack, Table, Text, Tooltip } from '@mantine/core';
 import {
+  IconApi,
   IconCreditCard,
   IconHistory,
   IconKey,
@@ -27,6 +28,7 @@ const CONTROL_LABELS = { first: 'First page', previous: 'Previous page', next: '
 function iconOf(action: string): Icon {
   if (action === 'signed_in' || action.includes('identity')) return IconLogin;
   if (action === 'profile_updated') return IconUserEdit;
+  if (action.startsWith('api_token')) return IconApi;
   if (action === 'onboarded') return IconUserCheck;
   if (action.startsWith('node') || action.includes('node')) return IconServer;
   if (action.startsWith('license')) return IconKey;
