@@ -25,11 +25,6 @@ export function ApiTokens() {
       title="API tokens"
       titleId="api-tokens-title"
       description="Let scripts and pipelines read your licenses, release nodes and download the ISO without a browser."
-      action={
-        <Button size="xs" leftSection={<IconPlus size={14} />} onClick={() => setCreating(true)} disabled={full || isLoading}>
-          Create token
-        </Button>
-      }
     >
       <ErrorDisplay error={error} onRetry={refetch} retrying={isFetching} />
       {full ? (
@@ -55,6 +50,11 @@ export function ApiTokens() {
           ))}
         </Stack>
       ) : null}
+      <Group>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)} disabled={full || isLoading}>
+          Create token
+        </Button>
+      </Group>
       <CreateApiTokenDialog opened={creating} onClose={() => setCreating(false)} />
       <RevokeDialog token={revoking} onClose={() => setRevoking(null)} />
     </SectionCard>
