@@ -2,7 +2,7 @@ import { useState } from 'react';
 // The first Checkbox of the signed-in pages: its styles come with the dialog that uses it (the
 // signed-in layout's list of kit styles, app/layouts/kit-signed-in.css, has none for it).
 import '@mantine/core/styles/Checkbox.css';
-import { Alert, Button, Checkbox, CopyButton, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, CopyButton, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
 import {
   API_TOKEN_EXPIRY_DAYS,
@@ -145,8 +145,11 @@ function ShownOnce({ created, onDone }: { created: CreatedApiToken; onDone: () =
         }
       />
       <Text size="sm" c="dimmed">
-        Send it as <code>Authorization: Bearer …</code> to the portal&apos;s API. The documentation shows how to automate
-        activation and the ISO download with it.
+        Send it as <code>Authorization: Bearer …</code> to this portal&apos;s API (reference:{' '}
+        <Anchor href="/api/docs" target="_blank" rel="noopener">
+          /api/docs
+        </Anchor>
+        ). Calls outside its scopes answer 403.
       </Text>
       <Group justify="flex-end">
         <Button onClick={onDone}>Done</Button>
