@@ -2,7 +2,7 @@ import { useState } from 'react';
 // The first Checkbox of the signed-in pages: its styles come with the dialog that uses it (the
 // signed-in layout's list of kit styles, app/layouts/kit-signed-in.css, has none for it).
 import '@mantine/core/styles/Checkbox.css';
-import { Alert, Anchor, Button, Checkbox, CopyButton, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, Code, CopyButton, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
 import {
   API_TOKEN_EXPIRY_DAYS,
@@ -121,29 +121,44 @@ function ShownOnce({ created, onDone }: { created: CreatedApiToken; onDone: () =
         Copy the token now and keep it somewhere safe, such as your pipeline&apos;s secret store. It is not shown again; if you
         lose it, revoke it and create another. Anyone who has it can act with its scopes.
       </Alert>
-      <TextInput
-        label={`Token “${created.token.name}”`}
-        value={created.secret}
-        readOnly
-        onFocus={(e) => e.currentTarget.select()}
-        styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-        rightSectionWidth={96}
-        rightSection={
+      {/* A block, not an input: an input's line box cut the underscore of `pat_` off in some fonts. */}
+      <Stack gap={4}>
+        <Text size="sm" fw={500} id="new-token-label">
+          Token “{created.token.name}”
+        </Text>
+        <Group gap="sm" wrap="nowrap" align="center">
+          <Code
+            block
+            role="textbox"
+            aria-readonly="true"
+            aria-multiline="true"
+            tabIndex={0}
+            aria-labelledby="new-token-label"
+            style={{
+              flex: 1,
+              minWidth: 0,
+              wordBreak: 'break-all',
+              whiteSpace: 'pre-wrap',
+              fontSize: 'var(--mantine-font-size-sm)',
+            }}
+          >
+            {created.secret}
+          </Code>
           <CopyButton value={created.secret} timeout={2000}>
             {({ copied, copy }) => (
               <Button
-                size="compact-sm"
                 variant={copied ? 'light' : 'filled'}
                 color={copied ? 'green' : undefined}
                 onClick={copy}
-                leftSection={copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
+                leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+                style={{ flexShrink: 0 }}
               >
                 {copied ? 'Copied' : 'Copy'}
               </Button>
             )}
           </CopyButton>
-        }
-      />
+        </Group>
+      </Stack>
       <Text size="sm" c="dimmed">
         Send it as <code>Authorization: Bearer …</code> to this portal&apos;s API (reference:{' '}
         <Anchor href="/api/docs" target="_blank" rel="noopener">
