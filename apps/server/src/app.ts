@@ -26,6 +26,8 @@ import { createRateLimit, linkAddressLimit, type LinkAddressLimit, type RateLimi
 import { applySecurityHeaders, contentSecurityPolicy, registerSecurity } from './plugins/security';
 import { asArray, registerBodyRules } from './plugins/request-bodies';
 import { registerSession, sessionCookie } from './plugins/session';
+import { registerTokenAuth } from './plugins/token-auth';
+import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes';
 import { registerJsonCompression, registerWebApp, spaPageSender } from './plugins/web-app';
 import { fileMailer, smtpMailer, type Mailer } from './providers/mail/mailer';
 import { createServices, type Services } from './services';
@@ -114,8 +116,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 
   // Each module's routes get the services and settings they use, and nothing else.
   const rateLimit = createRateLimit(limiter);
+  registerTokenAuth(app, { tokens: services.tokens, rateLimit, perMinute: config.rateLimits.apiTokenPerMinute });
   const limitLinkAddress = linkAddressLimit(rateLimit, config.rateLimits.linkPerAddressPerMinute);
-  const { auth, sessions, users, account, licenses, billing, products } = services;
+  const { auth, sessions, users, account, licenses, billing, products, tokens } = services;
   // A validation the fast path read and handed on gets its body back (validation-fast-path.ts).
   app.addHook('onRoute', (route) => {
     if (route.url === VALIDATE_ROUTE && route.method === 'POST') route.preParsing = [...asArray(route.preParsing), replayBody];
@@ -125,6 +128,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await api.register(authRoutes, { config, auth, sessions, cookie, rateLimit, limitLinkAddress });
       await api.register(googleRoutes, { config, auth, clock, cookie, rateLimit, limiter });
       await api.register(usersRoutes, { config, users, account, cookie });
+      await api.register(apiTokensRoutes, { tokens });
       await api.register(licensesRoutes, { config, licenses, rateLimit });
       await api.register(billingRoutes, { config, billing, rateLimit });
       await api.register(productsRoutes, { products });

@@ -61,6 +61,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_AUTH: int(30),
   RATE_LIMIT_LINK_PER_ADDRESS: int(3),
   RATE_LIMIT_LICENSE: int(120),
+  RATE_LIMIT_API_TOKEN: int(120),
   GOOGLE_CLIENT_ID: optionalString,
   GOOGLE_CLIENT_SECRET: optionalString,
   OIDC_ISSUER: url(['http:', 'https:']).transform((v) => v ?? 'https://accounts.google.com'),
@@ -225,6 +226,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       authPerMinute: e.RATE_LIMIT_AUTH,
       linkPerAddressPerMinute: e.RATE_LIMIT_LINK_PER_ADDRESS,
       licensePerMinute: e.RATE_LIMIT_LICENSE,
+      apiTokenPerMinute: e.RATE_LIMIT_API_TOKEN,
     },
     google:
       e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET

@@ -14,6 +14,7 @@ import { createLicenseService } from './modules/licenses/licenses.service';
 import { createBillingService } from './modules/billing/billing.service';
 import { createProductService } from './modules/products/products.service';
 import { createAccountService } from './modules/users/account.service';
+import { createApiTokenService } from './modules/api-tokens/api-tokens.service';
 
 export type ServiceDeps = {
   config: Config;
@@ -54,6 +55,7 @@ export function createServices(deps: ServiceDeps) {
   const licenses = createLicenseService({ ...deps, audit, users });
   const billing = createBillingService({ ...deps, audit, outbox, licenses });
   const products = createProductService({ ...deps, billing, licenses });
+  const tokens = createApiTokenService({ db, clock, audit });
   const account = createAccountService({ ...deps, audit, outbox, users, sessions, auth, billing, licenses });
 
   return {
@@ -66,6 +68,7 @@ export function createServices(deps: ServiceDeps) {
     billing,
     products,
     account,
+    tokens,
     /** Background work: the outbox and billing renewals (safe to run on every instance). */
     startWorkers() {
       outbox.start();

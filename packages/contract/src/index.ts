@@ -14,3 +14,4 @@ export * from './console-routes';
 export * from './console-customers';
 export * from './console-actions';
 export * from './console-reports';
+export * from './api-tokens';

@@ -14,7 +14,7 @@ export type ApiTag = 'config' | 'auth' | 'users' | 'licenses' | 'billing' | 'pro
 export const API_TAGS: readonly { name: ApiTag; description: string }[] = [
   { name: 'config', description: 'What the web app needs before sign-in' },
   { name: 'auth', description: 'Sign-in with an e-mailed link or with Google, the session, sign-out' },
-  { name: 'users', description: 'Onboarding, profile, activity log, data export and account deletion' },
+  { name: 'users', description: 'Onboarding, profile, personal API tokens, activity log, data export and account deletion' },
   { name: 'licenses', description: 'License keys, their nodes, activation and validation by the product' },
   { name: 'billing', description: 'Prices, cards, subscriptions and invoices' },
   { name: 'products', description: 'Dashboard figures, support information and the ISO download' },
@@ -51,6 +51,9 @@ const NAMES: Readonly<Record<ApiTag, Readonly<Record<string, string>>>> = {
     'GET /api/users/activity': 'listActivity',
     'GET /api/users/export': 'exportData',
     'DELETE /api/users/': 'deleteAccount',
+    'GET /api/users/tokens': 'listApiTokens',
+    'POST /api/users/tokens': 'createApiToken',
+    'DELETE /api/users/tokens/{id}': 'revokeApiToken',
   },
   licenses: {
     'GET /api/licenses/': 'listLicenses',
@@ -86,6 +89,8 @@ const NAMES: Readonly<Record<ApiTag, Readonly<Record<string, string>>>> = {
     'GET /api/products/pce/download': 'getDownload',
     'GET /api/products/pce/files/{filename}': 'downloadProductFile',
     'HEAD /api/products/pce/files/{filename}': 'headProductFile',
+    'GET /api/downloads/iso': 'downloadIso',
+    'HEAD /api/downloads/iso': 'headIso',
   },
 };
 
@@ -98,6 +103,9 @@ const SUCCESS: Readonly<Record<string, Success>> = {
   'GET /api/billing/invoices/{id}': [200, 'The printable invoice page (HTML); on Stripe a 303 redirect to its hosted invoice'],
   'GET /api/products/pce/files/{filename}': [200, 'The file (206 with a Range header, 304 when the ETag matches)'],
   'HEAD /api/products/pce/files/{filename}': [200, "The file's headers: size, ETag, Accept-Ranges"],
+  'GET /api/downloads/iso': [200, 'The newest ISO (206 with a Range header, 304 when the ETag matches); SHA-256 in Repr-Digest'],
+  'HEAD /api/downloads/iso': [200, "The newest ISO's headers: size, ETag, Accept-Ranges, Repr-Digest"],
+  'DELETE /api/users/tokens/{id}': [204, 'The token is revoked'],
 };
 
 export const OPERATIONS: Readonly<Record<string, OperationName>> = Object.fromEntries(

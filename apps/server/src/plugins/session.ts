@@ -106,6 +106,8 @@ export function registerSession(app: FastifyInstance, deps: { sessions: SessionS
   });
 
   const lookUp = async (req: FastifyRequest) => {
+    // Authenticated by a personal API token (token-auth.ts, which runs first): no cookie is read.
+    if (req.apiToken) return;
     const secret = deps.cookie.read(req);
     req.auth = secret ? await deps.sessions.lookup(secret) : null;
   };

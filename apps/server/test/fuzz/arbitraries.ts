@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { LICENSE_KEY_ALPHABET, licenseKeyCheckCharacter, QUANTITY_MAX, QUANTITY_MIN } from '@portal/contract';
+import { API_TOKEN_SCOPES, LICENSE_KEY_ALPHABET, licenseKeyCheckCharacter, QUANTITY_MAX, QUANTITY_MIN } from '@portal/contract';
 
 /**
  * Valid inputs, hand-written per contract schema. Each route of the table names the generator of
@@ -79,6 +79,13 @@ export const valid = {
     ),
   pageQuery: () => fc.record({ page: pageNumber(9999), size: pageNumber(100) }, { requiredKeys: [] }),
   deleteAccountQuery: () => fc.constant({ i_want_to_delete_my_account: 'true' }),
+  createApiTokenBody: () =>
+    fc.record({
+      name: personName,
+      scopes: fc.subarray([...API_TOKEN_SCOPES], { minLength: 1 }),
+      expiresInDays: fc.constantFrom(30, 90, 365, null),
+    }),
+  apiTokenParams: () => fc.record({ id: fc.uuid() }),
   licenseKeyParams: (ids: FuzzIds) =>
     fc.record({
       licenseKey: fc.oneof(

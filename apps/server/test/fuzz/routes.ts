@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import {
   ActivateBodySchema,
+  ApiTokenParamsSchema,
+  CreateApiTokenBodySchema,
   SessionQuerySchema,
   CheckoutBodySchema,
   DeleteAccountQuerySchema,
@@ -215,6 +217,24 @@ export const ROUTES: readonly RouteEntry[] = [
     fuzz: 'accounts',
   },
   { method: 'GET', url: '/api/users/export', access: 'session' },
+  { method: 'GET', url: '/api/users/tokens', access: 'session' },
+  {
+    method: 'POST',
+    url: '/api/users/tokens',
+    access: 'session',
+    body: p(CreateApiTokenBodySchema, valid.createApiTokenBody),
+    bodyLimit: SMALL_BODY,
+    sample: () => ({ body: { name: 'matrix', scopes: ['licenses:read'], expiresInDays: null } }),
+    fuzz: 'accounts',
+  },
+  {
+    method: 'DELETE',
+    url: '/api/users/tokens/:id',
+    access: 'session',
+    params: p(ApiTokenParamsSchema, valid.apiTokenParams),
+    sample: () => ({ params: { id: '00000000-0000-4000-8000-000000000000' } }),
+    fuzz: 'accounts',
+  },
   ...(['/api/users/', '/api/users'] as const).map((url): RouteEntry => ({
     method: 'DELETE',
     url,
@@ -424,6 +444,7 @@ export const ROUTES: readonly RouteEntry[] = [
   },
 
   // products
+  { method: 'GET', url: '/api/downloads/iso', access: 'session' },
   { method: 'GET', url: '/api/products/support', access: 'session' },
   { method: 'GET', url: '/api/products/licenses', access: 'session' },
   {

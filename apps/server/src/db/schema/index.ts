@@ -7,3 +7,4 @@ export * from './files';
 export * from './staff';
 export * from './console-rollups';
 export * from './staff-factors';
+export * from './api-tokens';

@@ -26,6 +26,7 @@ export type InvoiceRef = { number: string; amountPaid?: number; amountDue?: numb
 type LicenseRef = { id: string; key: string };
 type NodeRef = { id: string; fingerprint: string; hostname: string | null };
 type Card = { brand: string; last4: string };
+type TokenRef = { id: string; name: string };
 export type ProfileField = 'fname' | 'lname' | 'company';
 
 type Facts =
@@ -99,6 +100,11 @@ type Facts =
        */
       reason?: 'unpaid' | 'cancelled' | 'account_deleted' | undefined;
     }
+  // ---------- API tokens (docs/decisions/092-api-token-use-in-the-activity-log.md) ----------
+  | { type: 'api_token_created'; token: TokenRef & { scopes: readonly string[]; expiresAt: Date | null } }
+  | { type: 'api_token_revoked'; token: TokenRef }
+  /** The first use of a token in an hour, with the operation it was used for. */
+  | { type: 'api_token_used'; token: TokenRef; operation: string }
   // ---------- invoices ----------
   | {
       type: 'invoice_refunded' | 'invoice_credited';
@@ -141,6 +147,7 @@ const onNode = (n: NodeRef, l: LicenseRef) => ({
   data: { licenseId: l.id, fingerprint: n.fingerprint, hostname: n.hostname },
 });
 const onCard = (cardId: string) => ({ subjectType: 'payment_method', subjectId: cardId });
+const onToken = (t: TokenRef) => ({ subjectType: 'api_token', subjectId: t.id });
 const onSubscription = (s: SubscriptionRef) => ({ subjectType: 'subscription', subjectId: s.providerId });
 
 /** The one place an event becomes its stored row: action, summary, subject and data. */
@@ -293,6 +300,22 @@ function entryOf(event: AuditEvent): AuditEntry {
         ...who,
         ...onSubscription(event.subscription),
         summary: `Ended ${describeSubscription(event.subscription)}${ENDED_BECAUSE[event.reason ?? 'reported']}`,
+      };
+
+    case 'api_token_created':
+      return {
+        ...who,
+        ...onToken(event.token),
+        summary: `Created API token “${event.token.name}” (${event.token.scopes.join(', ')}; ${event.token.expiresAt ? `expires on ${day(event.token.expiresAt)}` : 'never expires'})`,
+      };
+    case 'api_token_revoked':
+      return { ...who, ...onToken(event.token), summary: `Revoked API token “${event.token.name}”` };
+    case 'api_token_used':
+      return {
+        ...who,
+        ...onToken(event.token),
+        summary: `Used API token “${event.token.name}” (${event.operation}; later uses within the hour are not listed)`,
+        data: { operation: event.operation },
       };
 
     case 'invoice_refunded':

@@ -179,6 +179,12 @@ export function createDownloadService(deps: {
       return { file, userId: q.u };
     },
 
+    /** The newest release file and its SHA-256, for GET /api/downloads/iso (a session or an API token). */
+    async latestFile(): Promise<{ file: ReleaseFile; sha256: string }> {
+      const release = await latestRelease();
+      return { file: release, sha256: await digestOf(release) };
+    },
+
     read: (file: ReleaseFile, range?: ByteRange) => storage.read(file, range),
   };
 }

@@ -1,5 +1,13 @@
 import { fetchBaseQuery, type FetchBaseQueryMeta } from '@reduxjs/toolkit/query/react';
-import type { AuditEvent, Page, UpdateProfileBody, UserResponse } from '@portal/contract';
+import type {
+  ApiTokenList,
+  AuditEvent,
+  CreateApiTokenBody,
+  CreatedApiToken,
+  Page,
+  UpdateProfileBody,
+  UserResponse,
+} from '@portal/contract';
 import { api } from '../../lib/api';
 import { errorBody } from '../../lib/api-error';
 import { signedOut } from '../../lib/state/user-slice';
@@ -40,6 +48,21 @@ export const profileApi = api.injectEndpoints({
     listActivity: builder.query<Page<AuditEvent>, ActivityArgs>({
       query: ({ page, size }) => ({ url: '/users/activity', params: { page, size } }),
       providesTags: ['Users'],
+    }),
+    /** GET /api/users/tokens: the personal API tokens (never their secrets), newest first. */
+    listApiTokens: builder.query<ApiTokenList, void>({
+      query: () => '/users/tokens',
+      providesTags: ['Users'],
+    }),
+    /** POST /api/users/tokens: a new token; the answer holds its secret, shown this once. */
+    createApiToken: builder.mutation<CreatedApiToken, CreateApiTokenBody>({
+      query: (body) => ({ url: '/users/tokens', method: 'POST', body }),
+      invalidatesTags: ['Users'],
+    }),
+    /** DELETE /api/users/tokens/{id}: revokes a token; it answers 401 from then on. */
+    revokeApiToken: builder.mutation<null, string>({
+      query: (id) => ({ url: `/users/tokens/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: ['Users'],
     }),
     /**
      * GET /api/users/export: everything the portal holds about the user, as a JSON file. A mutation:
@@ -93,4 +116,7 @@ export const {
   useExportDataMutation,
   useDeleteAccountMutation,
   useSignOutToConfirmMutation,
+  useListApiTokensQuery,
+  useCreateApiTokenMutation,
+  useRevokeApiTokenMutation,
 } = profileApi;

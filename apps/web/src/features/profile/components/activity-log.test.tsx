@@ -40,6 +40,14 @@ describe('ActivityLog', () => {
     expect(within(table).queryByText(/2026-12-24|December 24/)).toBeNull();
   });
 
+  it('says "now", never "in 5 seconds", for an entry newer than the page\'s clock', async () => {
+    const soon = new Date(Date.now() + 5_000).toISOString();
+    renderLog({ status: 200, body: { ...page, items: [{ ...page.items[0]!, id: 'c', createdAt: soon }], total: 1 } });
+    const table = await screen.findByRole('table', { name: 'Activity' });
+    expect(within(table).getByText('now')).toBeInTheDocument();
+    expect(within(table).queryByText(/^in /)).toBeNull();
+  });
+
   it('offers Retry when the log could not be read', async () => {
     const fake = renderLog({ status: 500, body: { message: 'Internal Server Error', code: 'INTERNAL' } });
     expect(await screen.findByRole('alert')).toHaveTextContent('Error: Internal Server Error');

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Group, Pagination, Stack, Table, Text, Tooltip } from '@mantine/core';
 import {
+  IconApi,
   IconCreditCard,
   IconHistory,
   IconKey,
@@ -27,12 +28,22 @@ const CONTROL_LABELS = { first: 'First page', previous: 'Previous page', next: '
 function iconOf(action: string): Icon {
   if (action === 'signed_in' || action.includes('identity')) return IconLogin;
   if (action === 'profile_updated') return IconUserEdit;
+  if (action.startsWith('api_token')) return IconApi;
   if (action === 'onboarded') return IconUserCheck;
   if (action.startsWith('node') || action.includes('node')) return IconServer;
   if (action.startsWith('license')) return IconKey;
   if (action.includes('subscription') || action.includes('payment') || action.includes('invoice') || action.includes('card'))
     return IconCreditCard;
   return IconPoint;
+}
+
+/**
+ * '3 minutes ago' for a past moment; 'now' for one the page's clock has not reached yet (an entry
+ * written after the clock's last tick, or a server clock a little ahead): never 'in 5 seconds'.
+ */
+export function sinceText(iso: string, now: Date): string {
+  const at = new Date(iso);
+  return formatRelative(at, at > now ? at : now);
 }
 
 /** The current time, updated every minute: keeps "3 minutes ago" true. */
@@ -123,7 +134,7 @@ function ActivityRow({ event, now }: { event: AuditEvent; now: Date }) {
       <Table.Td style={{ whiteSpace: 'nowrap' }}>
         <Tooltip label={formatDateTime(event.createdAt)}>
           <Text component="time" dateTime={event.createdAt} size="sm" tabIndex={0}>
-            {formatRelative(event.createdAt, now)}
+            {sinceText(event.createdAt, now)}
           </Text>
         </Tooltip>
       </Table.Td>

@@ -26,7 +26,11 @@ function events(page: number, total: number): Page<AuditEvent> {
 type Answers = Parameters<typeof fakeFetch>[0];
 
 function renderProfile(answers: Answers = {}, opts: { user?: typeof ada; exportResponse?: () => Response } = {}) {
-  const fake = fakeFetch({ 'GET /api/users/activity?page=1&size=10': { status: 200, body: noActivity }, ...answers });
+  const fake = fakeFetch({
+    'GET /api/users/activity?page=1&size=10': { status: 200, body: noActivity },
+    'GET /api/users/tokens': { status: 200, body: { items: [] } },
+    ...answers,
+  });
   const fn = async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = input instanceof Request ? input.url : String(input);
     if (opts.exportResponse && url.includes('/api/users/export')) {

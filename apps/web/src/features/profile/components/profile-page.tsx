@@ -5,6 +5,7 @@ import { PAGES } from '../../../lib/pages';
 import { useAppSelector } from '../../../lib/state/hooks';
 import { useListActivityQuery } from '../api';
 import { ACTIVITY_PAGE_SIZE, ActivityLog } from './activity-log';
+import { ApiTokens } from './api-tokens';
 import { DangerZone } from './danger-zone';
 import { DataExport } from './data-export';
 import { ProfileDetails } from './profile-details';
@@ -28,13 +29,17 @@ export function ProfilePage() {
   const shown = useRef(false);
   if (!firstPage.isLoading && !firstPage.isUninitialized) shown.current = true;
   return (
-    <PageFrame title={PAGES.profile.title} description="Your name and company, your activity, your data and your account.">
+    <PageFrame
+      title={PAGES.profile.title}
+      description="Your name and company, your API tokens, your activity, your data and your account."
+    >
       {profile ? (
         <>
           {/* Keyed by the address: a different account starts with its own values. */}
           <ProfileDetails key={profile.email} user={profile} />
           {shown.current ? (
             <>
+              <ApiTokens />
               <ActivityLog />
               <DataExport />
               <DangerZone />
