@@ -10,6 +10,7 @@ import {
   licenseOf,
   signIn,
   subscriptionRow,
+  subscriptionWithPoorCard,
   userIdOf,
 } from '../modules/billing/billing-test-helpers';
 
@@ -43,19 +44,12 @@ afterAll(() => t?.close());
 
 /** A monthly subscription of 2 nodes paid at START whose only card is then one that is declined; its renewal fails. */
 async function failingSubscription(email: string) {
-  t.clock.set(START);
-  const cookie = await signIn(t, email);
-  const good = (await addCard(t, cookie)).json().paymentMethod;
-  const sub = (await checkout(t, cookie, { interval: 'month', quantity: 2 })).json().subscription;
-  await addCard(t, cookie, '4000 0000 0000 9995'); // insufficient funds
-  const removed = await t.app.inject({ method: 'DELETE', url: `/api/billing/methods/${good.id}`, headers: { cookie } });
-  expect(removed.statusCode).toBe(204);
+  const sub = await subscriptionWithPoorCard(t, email, START);
   t.clock.set(FAILED);
   expect(await t.app.ctx.services.billing.runRenewals()).toBe(1);
   await flushOutbox(t);
-  const stripeId = sub.stripeId as string;
-  expect((await subscriptionRow(t, stripeId)).status).toBe('past_due');
-  return { stripeId, userId: await userIdOf(t, email), unitAmount: sub.unitAmount as number };
+  expect((await subscriptionRow(t, sub.stripeId)).status).toBe('past_due');
+  return { stripeId: sub.stripeId, userId: await userIdOf(t, email), unitAmount: sub.unitAmount };
 }
 
 /** The customer's bank sorted it out: every card of theirs pays again. */

@@ -133,3 +133,25 @@ export async function signIn(t: TestApp, email: string) {
   await flushOutbox(t);
   return t.signIn(email);
 }
+
+/**
+ * A monthly subscription of `quantity` nodes bought at `start` with the test card, whose only card
+ * is then one with insufficient funds (4000 0000 0000 9995, which takes over when the first card
+ * is removed): its next renewal fails.
+ */
+export async function subscriptionWithPoorCard(t: TestApp, email: string, start: Date, quantity = 2) {
+  t.clock.set(start);
+  const cookie = await signIn(t, email);
+  const first = (await addCard(t, cookie)).json().paymentMethod;
+  const sub = (await checkout(t, cookie, { interval: 'month', quantity })).json().subscription;
+  const poor = (await addCard(t, cookie, '4000 0000 0000 9995')).json().paymentMethod;
+  const removed = await t.app.inject({ method: 'DELETE', url: `/api/billing/methods/${first.id}`, headers: { cookie } });
+  expect(removed.statusCode).toBe(204);
+  return {
+    cookie,
+    stripeId: sub.stripeId as string,
+    licenseKey: sub.licenseKey as string,
+    unitAmount: sub.unitAmount as number,
+    poorCard: poor.id as string,
+  };
+}

@@ -3,12 +3,12 @@ import { buildTestApp, type TestApp } from '../../../test/helpers';
 import {
   addCard,
   auditActions,
-  checkout,
   flushOutbox,
   invoicesOf,
   licenseOf,
   signIn,
   subscriptionRow,
+  subscriptionWithPoorCard,
   userIdOf,
 } from './billing-test-helpers';
 
@@ -32,22 +32,15 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 /** A monthly subscription paid at START whose only card is then one that is declined; a node is active. */
-async function subscriptionWithPoorCard(email: string) {
-  t.clock.set(START);
-  const cookie = await signIn(t, email);
-  const good = (await addCard(t, cookie)).json().paymentMethod;
-  const sub = (await checkout(t, cookie, { interval: 'month', quantity: 2 })).json().subscription;
-  await addCard(t, cookie, '4000 0000 0000 9995'); // insufficient funds
-  const removed = await t.app.inject({ method: 'DELETE', url: `/api/billing/methods/${good.id}`, headers: { cookie } });
-  expect(removed.statusCode).toBe(204);
-  const key = sub.licenseKey as string;
+async function subscriptionWithNode(email: string) {
+  const { cookie, stripeId, licenseKey: key } = await subscriptionWithPoorCard(t, email, START);
   const node = await t.app.inject({
     method: 'POST',
     url: `/api/licenses/${key}/activate`,
     payload: { fingerprint: `fp-${email}`, hostname: 'pve-01' },
   });
   expect(node.statusCode).toBe(201);
-  return { cookie, stripeId: sub.stripeId as string, key, fingerprint: `fp-${email}` };
+  return { cookie, stripeId, key, fingerprint: `fp-${email}` };
 }
 
 async function validate(key: string, fingerprint: string) {
@@ -75,7 +68,7 @@ const mails = (email: string, subject: RegExp) => t.mailer.messages.filter((m) =
 describe('a declined renewal', () => {
   it('keeps the nodes running through the grace, retries on the schedule only, and a new card restores the paid period', async () => {
     const email = 'grace@example.com';
-    const c = await subscriptionWithPoorCard(email);
+    const c = await subscriptionWithNode(email);
 
     expect(await worker(FAILED)).toBe(1);
     expect(await subscriptionRow(t, c.stripeId)).toMatchObject({
@@ -130,7 +123,7 @@ describe('a declined renewal', () => {
 
   it('ends for non-payment when the grace runs out: the license expires, the customer is told once of each', async () => {
     const email = 'unpaid-grace@example.com';
-    const c = await subscriptionWithPoorCard(email);
+    const c = await subscriptionWithNode(email);
     expect(await worker(FAILED)).toBe(1);
     for (const retry of ['2025-03-01', '2025-03-03', '2025-03-05', '2025-03-07']) {
       expect(await worker(at(`${retry}T10:00:00.000Z`)), retry).toBe(1);
@@ -156,7 +149,11 @@ describe('a declined renewal', () => {
       endedReason: 'unpaid',
       nextPaymentAttemptAt: null,
     });
-    const listed = await t.app.inject({ method: 'GET', url: '/api/billing/subscriptions', headers: { cookie: await signIn(t, email) } });
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: '/api/billing/subscriptions',
+      headers: { cookie: await signIn(t, email) },
+    });
     expect(listed.json().items.find((s: { stripeId: string }) => s.stripeId === c.stripeId)).toMatchObject({
       status: 'canceled',
       endedReason: 'unpaid',

@@ -187,7 +187,10 @@ describe('the license follows its subscription through every use case', () => {
       headers: { cookie },
     });
     expect(deleted.statusCode).toBe(204);
-    expect(await expectLicenseFollows(b, 'account deleted')).toMatchObject({ status: 'canceled', endedReason: 'account_deleted' });
+    expect(await expectLicenseFollows(b, 'account deleted')).toMatchObject({
+      status: 'canceled',
+      endedReason: 'account_deleted',
+    });
   });
 });
 

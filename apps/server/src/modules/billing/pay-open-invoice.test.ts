@@ -10,6 +10,7 @@ import {
   licenseOf,
   signIn,
   subscriptionRow,
+  subscriptionWithPoorCard,
   userIdOf,
 } from './billing-test-helpers';
 
@@ -51,17 +52,9 @@ const subscriptionsOf = async (cookie: string) =>
  * is active.
  */
 async function failedRenewal(email: string) {
-  t.clock.set(START);
-  const cookie = await signIn(t, email);
-  const first = (await addCard(t, cookie)).json().paymentMethod;
-  const sub = (await checkout(t, cookie, { interval: 'month', quantity: 2 })).json().subscription;
-  const poor = (await addCard(t, cookie, '4000 0000 0000 9995')).json().paymentMethod;
-  // The poor card takes over the subscription when the first goes; a working card is added after.
-  expect(
-    (await t.app.inject({ method: 'DELETE', url: `/api/billing/methods/${first.id}`, headers: { cookie } })).statusCode,
-  ).toBe(204);
+  const { cookie, stripeId, licenseKey: key, poorCard: poor } = await subscriptionWithPoorCard(t, email, START);
+  // A working card is added after the poor one took over the subscription.
   const good = (await addCard(t, cookie, '5555 5555 5555 4444')).json().paymentMethod;
-  const key = sub.licenseKey as string;
   const fingerprint = `fp-${email}`;
   expect(
     (await t.app.inject({ method: 'POST', url: `/api/licenses/${key}/activate`, payload: { fingerprint, hostname: 'pve-01' } }))
@@ -71,9 +64,9 @@ async function failedRenewal(email: string) {
   t.clock.set(FAILED);
   await t.app.ctx.services.billing.runRenewals();
   await flushOutbox(t);
-  expect((await subscriptionRow(t, sub.stripeId)).status).toBe('past_due');
+  expect((await subscriptionRow(t, stripeId)).status).toBe('past_due');
   const fresh = await signIn(t, email);
-  return { cookie: fresh, stripeId: sub.stripeId as string, key, fingerprint, poor: poor.id as string, good: good.id as string };
+  return { cookie: fresh, stripeId, key, fingerprint, poor, good: good.id as string };
 }
 
 const validate = async (key: string, fingerprint: string) =>

@@ -62,7 +62,13 @@ export function createProviderSync(ctx: BillingContext, cards: Pick<ReturnType<t
    * schedule: that it failed (once per period, with the invoice and the grace's end), and that the
    * subscription ended when it ends unpaid. Not sent where Stripe sends its own (STRIPE_SENDS_DUNNING).
    */
-  async function tellOfFailingPayment(tx: Tx, before: SubscriptionRow | undefined, row: SubscriptionRow, to: string, failed?: Receipt) {
+  async function tellOfFailingPayment(
+    tx: Tx,
+    before: SubscriptionRow | undefined,
+    row: SubscriptionRow,
+    to: string,
+    failed?: Receipt,
+  ) {
     if (!ctx.sendsDunningOf(row)) return;
     const trouble = paymentTrouble(row, config.payments.graceDays);
     if (trouble && failed && (await notices.recordOnce(tx, row.id, 'payment-failed', row.currentPeriodEnd))) {

@@ -145,13 +145,17 @@ function NoSubscription({ offerPlan }: { offerPlan: boolean }) {
   );
 }
 
-/** '3 nodes · monthly', what a renewal charges, and the state; the date too when it is not the lead figure's. */
+/**
+ * '3 nodes · monthly', what a renewal charges, and the state; the date too when it is not the lead
+ * figure's. A failing payment shows what is owed, the next try where one is planned, and (beyond
+ * the first subscription) until when access lasts.
+ */
 function SubscriptionLine({ subscription: s, showDate }: { subscription: Subscription; showDate: boolean }) {
   const badge = subscriptionBadge(s);
-  if (s.paymentFailing) return <FailingLine subscription={s} badge={badge} showDate={showDate} />;
+  const { note, amount } = lineFacts(s, showDate);
   return (
     <Stack gap={2}>
-      <Group justify="space-between" gap="xs" wrap="nowrap">
+      <Group justify="space-between" gap="xs" wrap={s.paymentFailing ? 'wrap' : 'nowrap'}>
         <Text fw={500}>
           {plural(s.quantity, 'node')} · {intervalLabel(s.interval)}
         </Text>
@@ -159,17 +163,11 @@ function SubscriptionLine({ subscription: s, showDate }: { subscription: Subscri
       </Group>
       <Group justify="space-between" gap="xs" wrap="nowrap">
         <Text size="sm" c="dimmed">
-          {s.cancelAtPeriodEnd
-            ? showDate
-              ? `Ends on ${formatDate(s.currentPeriodEnd)}`
-              : 'Not renewed: nothing more is charged'
-            : showDate
-              ? `Renews on ${formatDate(s.currentPeriodEnd)}`
-              : 'Next charge'}
+          {note}
         </Text>
-        {s.cancelAtPeriodEnd ? null : (
+        {amount === null ? null : (
           <Text size="sm" fw={600} style={{ fontVariantNumeric: 'tabular-nums' }}>
-            {formatMoney(renewalAmount(s), s.currency)}
+            {amount}
           </Text>
         )}
       </Group>
@@ -177,34 +175,24 @@ function SubscriptionLine({ subscription: s, showDate }: { subscription: Subscri
   );
 }
 
-/** A failing payment: what is owed, the next try where one is planned, and (beyond the first) the access end. */
-function FailingLine({
-  subscription: s,
-  badge,
-  showDate,
-}: {
-  subscription: Subscription;
-  badge: { label: string; tone: StatusTone };
-  showDate: boolean;
-}) {
-  const f = s.paymentFailing!;
-  return (
-    <Stack gap={2}>
-      <Group justify="space-between" gap="xs" wrap="wrap">
-        <Text fw={500}>
-          {plural(s.quantity, 'node')} · {intervalLabel(s.interval)}
-        </Text>
-        <StatusBadge tone={badge.tone}>{badge.label}</StatusBadge>
-      </Group>
-      <Group justify="space-between" gap="xs" wrap="nowrap">
-        <Text size="sm" c="dimmed">
-          {f.nextAttemptAt ? `Next try on ${formatDate(f.nextAttemptAt)}` : 'Owed now'}
-          {showDate ? ` · access until ${formatDate(f.accessUntil)}` : ''}
-        </Text>
-        <Text size="sm" fw={600} style={{ fontVariantNumeric: 'tabular-nums' }}>
-          {formatMoney(f.amountDue, f.currency)}
-        </Text>
-      </Group>
-    </Stack>
-  );
+/** The second line of a subscription: what comes next, and the amount it is about (none when nothing more is charged). */
+function lineFacts(s: Subscription, showDate: boolean): { note: string; amount: string | null } {
+  const f = s.paymentFailing;
+  if (f) {
+    const next = f.nextAttemptAt ? `Next try on ${formatDate(f.nextAttemptAt)}` : 'Owed now';
+    return {
+      note: showDate ? `${next} · access until ${formatDate(f.accessUntil)}` : next,
+      amount: formatMoney(f.amountDue, f.currency),
+    };
+  }
+  if (s.cancelAtPeriodEnd) {
+    return {
+      note: showDate ? `Ends on ${formatDate(s.currentPeriodEnd)}` : 'Not renewed: nothing more is charged',
+      amount: null,
+    };
+  }
+  return {
+    note: showDate ? `Renews on ${formatDate(s.currentPeriodEnd)}` : 'Next charge',
+    amount: formatMoney(renewalAmount(s), s.currency),
+  };
 }
