@@ -1,7 +1,4 @@
 import { useState } from 'react';
-// The first Checkbox of the signed-in pages: its styles come with the dialog that uses it (the
-// signed-in layout's list of kit styles, app/layouts/kit-signed-in.css, has none for it).
-import '@mantine/core/styles/Checkbox.css';
 import { Alert, Anchor, Button, Checkbox, Code, CopyButton, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
 import {
