@@ -108,12 +108,14 @@ const receipt: TemplateDef<'receipt'> = {
     ),
 };
 
-const paymentFailed: TemplateDef<'payment-failed'> = {
-  subject: (d) => `Your payment for invoice ${d.number} failed`,
-  preview: (d) => `Update your card before ${date(d.accessUntil)} to keep your subscription.`,
-  blocks: [
-    { kind: 'title', text: 'Your payment failed' },
-    { kind: 'text', text: 'We could not charge your card for invoice {{number}}.' },
+/**
+ * The body both e-mails of a failing payment share (the failure, then the reminder): the amount,
+ * the invoice and the date the license ends, the way to pay, and what paying does.
+ */
+function failingPaymentBlocks(title: string, lead: string, warning: string): TemplateDef<'payment-failed'>['blocks'] {
+  return [
+    { kind: 'title', text: title },
+    { kind: 'text', text: lead },
     { kind: 'amount', label: 'Amount due', value: '{{amount}}' },
     {
       kind: 'facts',
@@ -122,14 +124,28 @@ const paymentFailed: TemplateDef<'payment-failed'> = {
         ['License valid until', '{{until}}'],
       ],
     },
-    {
-      kind: 'text',
-      text: 'Update your card on the billing page before {{until}} to keep your license; after that date the subscription ends.',
-    },
+    { kind: 'text', text: warning },
     { kind: 'button', href: '{{url}}', label: 'Update your card' },
     { kind: 'note', text: 'The open invoice is paid with the new card as soon as you add it.' },
-  ],
-  vars: (d) => ({ amount: formatMoney(d.amountDue, d.currency), number: d.number, until: date(d.accessUntil), url: d.url }),
+  ];
+}
+
+const failingPaymentVars = (d: { amountDue: number; currency: string; number: string; accessUntil: string; url: string }) => ({
+  amount: formatMoney(d.amountDue, d.currency),
+  number: d.number,
+  until: date(d.accessUntil),
+  url: d.url,
+});
+
+const paymentFailed: TemplateDef<'payment-failed'> = {
+  subject: (d) => `Your payment for invoice ${d.number} failed`,
+  preview: (d) => `Update your card before ${date(d.accessUntil)} to keep your subscription.`,
+  blocks: failingPaymentBlocks(
+    'Your payment failed',
+    'We could not charge your card for invoice {{number}}.',
+    'Update your card on the billing page before {{until}} to keep your license; after that date the subscription ends.',
+  ),
+  vars: failingPaymentVars,
   text: (d) =>
     lines(
       `We could not charge your card ${formatMoney(d.amountDue, d.currency)} for invoice ${d.number}.`,
@@ -143,25 +159,12 @@ const paymentFailed: TemplateDef<'payment-failed'> = {
 const paymentReminder: TemplateDef<'payment-reminder'> = {
   subject: (d) => `Your license ends on ${date(d.accessUntil)} unless invoice ${d.number} is paid`,
   preview: (d) => `Update your card before ${date(d.accessUntil)} to keep your machines licensed.`,
-  blocks: [
-    { kind: 'title', text: 'Your payment is still failing' },
-    { kind: 'text', text: 'We still could not charge your card for invoice {{number}}.' },
-    { kind: 'amount', label: 'Amount due', value: '{{amount}}' },
-    {
-      kind: 'facts',
-      rows: [
-        ['Invoice number', '{{number}}'],
-        ['License valid until', '{{until}}'],
-      ],
-    },
-    {
-      kind: 'text',
-      text: 'On {{until}} the subscription ends and its license expires: your nodes stop validating. Add a working card to keep them running.',
-    },
-    { kind: 'button', href: '{{url}}', label: 'Update your card' },
-    { kind: 'note', text: 'The open invoice is paid with the new card as soon as you add it.' },
-  ],
-  vars: (d) => ({ amount: formatMoney(d.amountDue, d.currency), number: d.number, until: date(d.accessUntil), url: d.url }),
+  blocks: failingPaymentBlocks(
+    'Your payment is still failing',
+    'We still could not charge your card for invoice {{number}}.',
+    'On {{until}} the subscription ends and its license expires: your nodes stop validating. Add a working card to keep them running.',
+  ),
+  vars: failingPaymentVars,
   text: (d) =>
     lines(
       `We still could not charge your card ${formatMoney(d.amountDue, d.currency)} for invoice ${d.number}.`,
