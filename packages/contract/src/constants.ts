@@ -27,6 +27,9 @@ export const HOSTNAME_MAX_LENGTH = 253;
 /** A node unseen for longer than this is shown as stale. */
 export const NODE_STALE_AFTER_HOURS = 24;
 
+/** A license expiring within this many days is listed as expiring soon on the dashboard. */
+export const LICENSE_EXPIRING_SOON_DAYS = 14;
+
 /** The 18 common free mail providers: users on these domains are not grouped by company. */
 export const FREE_MAIL_DOMAINS = [
   'gmail.com',

@@ -9,3 +9,9 @@ vi.mock('zod', () => {
 it('display.ts loads without zod', async () => {
   await expect(import('./display')).resolves.toHaveProperty('displayName');
 });
+
+it('the status display rules and the formats load without zod', async () => {
+  await expect(import('./status-display')).resolves.toHaveProperty('subscriptionState');
+  await expect(import('./format')).resolves.toHaveProperty('formatMoney');
+  await expect(import('./usage')).resolves.toHaveProperty('usageLevel');
+});

@@ -15,3 +15,6 @@ export * from './console-customers';
 export * from './console-actions';
 export * from './console-reports';
 export * from './api-tokens';
+export * from './status-display';
+export * from './format';
+export * from './usage';

@@ -180,9 +180,6 @@ export const LicenseFileSchema = z.object({
 });
 export type LicenseFile = z.infer<typeof LicenseFileSchema>;
 
-/** A license expiring within this many days is listed as expiring soon on the dashboard. */
-export const LICENSE_EXPIRING_SOON_DAYS = 14;
-
 /** The dashboard's license figures: usable (active, unexpired) licenses only for nodes and limits. */
 export const LicenseSummarySchema = z.object({
   licenses: z.number().int(),

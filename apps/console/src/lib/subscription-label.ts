@@ -1,5 +1,4 @@
-import { SUBSCRIPTION_BADGE, subscriptionState } from '@web/features/billing/billing-display';
-import type { StatusTone } from '@web/components/status-badge';
+import { SUBSCRIPTION_BADGE, subscriptionState, type StatusTone } from '@portal/contract';
 
 /**
  * A subscription's badge as staff read it, the same on the customer page and in the list: by what

@@ -1,7 +1,8 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithStore } from '../test/render';
-import { sentenceCase, StatusBadge } from './status-badge';
+import { StatusBadge } from './status-badge';
+import { sentenceCase } from '@portal/contract';
 
 describe('sentenceCase', () => {
   it('turns shouted or snake-case states into sentence case', () => {

@@ -1,16 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { cardBrandLabel as brandLabel, intervalLabel, type Subscription } from '@portal/contract';
 import {
+  cardBrandLabel as brandLabel,
+  intervalLabel,
+  type Subscription,
   customerSubscriptionBadge,
-  addInterval,
   cardExpired,
-  fromModalProps,
   invoiceBadge,
-  periodTotal,
   subscriptionState,
-  toModalProps,
-  yearlySaving,
-} from './billing-display';
+} from '@portal/contract';
+import { addInterval, fromModalProps, periodTotal, toModalProps, yearlySaving } from './billing-display';
 
 const price = { plan: 'Node license', currency: 'usd', monthUnitAmount: 2500, yearUnitAmount: 25000 };
 const now = new Date('2026-06-15T12:00:00Z');
@@ -89,7 +87,10 @@ describe('billing display', () => {
   });
 
   it('says that a subscription ended for non-payment, and only then', () => {
-    expect(customerSubscriptionBadge({ endedReason: 'unpaid' }, 'ended')).toMatchObject({ label: 'Ended: not paid', tone: 'neutral' });
+    expect(customerSubscriptionBadge({ endedReason: 'unpaid' }, 'ended')).toMatchObject({
+      label: 'Ended: not paid',
+      tone: 'neutral',
+    });
     expect(customerSubscriptionBadge({ endedReason: 'cancelled' }, 'ended').label).toBe('Ended');
     expect(customerSubscriptionBadge({ endedReason: null }, 'past_due').label).toBe('Payment failed, retrying');
   });

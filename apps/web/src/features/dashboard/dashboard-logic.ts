@@ -7,8 +7,10 @@ import {
   type LicenseSummary,
   type PaymentMethod,
   type Subscription,
+  formatDate,
+  formatMoney,
+  formatRelative,
 } from '@portal/contract';
-import { formatDate, formatMoney, formatRelative } from '../../lib/format';
 import { PAGES } from '../../lib/pages';
 
 /** A renewal this close is announced on the dashboard. */

@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ValidateResponse } from '@portal/contract';
-import {
-  activateCommand,
-  expiryLevel,
-  explainValidation,
-  isStale,
-  lastPage,
-  pageSummary,
-  usageLevel,
-  validateCommand,
-} from './license-display';
+import { type ValidateResponse, expiryLevel, isStale, usageLevel } from '@portal/contract';
+import { activateCommand, explainValidation, lastPage, pageSummary, validateCommand } from './license-display';
 
 const now = new Date('2030-01-10T12:00:00Z');
 const days = (n: number) => new Date(now.getTime() + n * 86_400_000).toISOString();

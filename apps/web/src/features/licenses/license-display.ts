@@ -1,39 +1,4 @@
-import {
-  DAY_MS,
-  HOUR_MS,
-  LICENSE_EXPIRING_SOON_DAYS,
-  plural,
-  NODE_STALE_AFTER_HOURS,
-  type License,
-  type LicenseNode,
-  type ValidateResponse,
-} from '@portal/contract';
-import { formatDate } from '../../lib/format';
-
-// One rule for 'near the node limit', shared with the dashboard.
-export { USAGE_COLOR, usageLevel, type UsageLevel } from '../../lib/usage';
-
-export type ExpiryLevel = 'expired' | 'soon' | 'later';
-
-/** 'expired' once the end has passed (or the server says so), 'soon' within LICENSE_EXPIRING_SOON_DAYS. */
-export function expiryLevel(license: Pick<License, 'expiresAt' | 'status'>, now: Date = new Date()): ExpiryLevel {
-  const left = new Date(license.expiresAt).getTime() - now.getTime();
-  if (license.status === 'expired' || left <= 0) return 'expired';
-  if (left <= LICENSE_EXPIRING_SOON_DAYS * DAY_MS) return 'soon';
-  return 'later';
-}
-
-/** A node not seen for more than NODE_STALE_AFTER_HOURS hours. */
-export function isStale(node: Pick<LicenseNode, 'lastSeenAt'>, now: Date = new Date()): boolean {
-  return now.getTime() - new Date(node.lastSeenAt).getTime() > NODE_STALE_AFTER_HOURS * HOUR_MS;
-}
-
-/** Status badges by meaning: green active, red expired, grey suspended (inactive). */
-export const STATUS_BADGE: Record<License['status'], { label: string; color: string }> = {
-  active: { label: 'Active', color: 'green' },
-  expired: { label: 'Expired', color: 'red' },
-  suspended: { label: 'Suspended', color: 'gray' },
-};
+import { plural, type ValidateResponse, formatDate } from '@portal/contract';
 
 export type Tone = 'ok' | 'warn' | 'danger' | 'neutral';
 

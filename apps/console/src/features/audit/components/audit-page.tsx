@@ -1,7 +1,6 @@
 import { Text } from '@mantine/core';
 import { IconHistory } from '@tabler/icons-react';
-import type { StaffAuditEntry } from '@portal/contract';
-import { formatDateTime } from '@web/lib/format';
+import { type StaffAuditEntry, formatDateTime } from '@portal/contract';
 import type { Column } from '../../../components/data-table';
 import { ListPage } from '../../../components/list-page';
 import { actionLabel } from '../../../lib/audit-labels';

@@ -1,9 +1,8 @@
 import { Button, Group, Modal, NumberInput, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { EXTEND_DAYS_MAX, QUANTITY_MAX, QUANTITY_MIN, REASON_MAX_LENGTH } from '@portal/contract';
+import { EXTEND_DAYS_MAX, QUANTITY_MAX, QUANTITY_MIN, REASON_MAX_LENGTH, formatMoney } from '@portal/contract';
 import { ErrorDisplay } from '@web/components/error-display';
 import { useSchemaForm } from '@web/components/form/use-schema-form';
-import { formatMoney } from '@web/lib/format';
 import { customersApi, type ActionRoute } from '../api';
 import { ACTION_COPY } from './action-copy';
 import { actionBody, bodySchema, type ActionValues } from './action-body';

@@ -1,8 +1,7 @@
 import { Badge, Group, Stack, Tabs, Text } from '@mantine/core';
 import { IconActivity } from '@tabler/icons-react';
-import type { ConsoleActivity, StaffAuditEntry } from '@portal/contract';
+import { type ConsoleActivity, type StaffAuditEntry, formatDateTime, localizeDates } from '@portal/contract';
 import { SectionCard } from '@web/components/section-card';
-import { formatDateTime, localizeDates } from '@web/lib/format';
 import { ShowMore } from '../../../components/show-more';
 import { actionLabel } from '../../../lib/audit-labels';
 

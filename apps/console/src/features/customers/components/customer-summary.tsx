@@ -1,7 +1,6 @@
 import { SimpleGrid } from '@mantine/core';
 import { IconCash, IconKey, IconReceipt, IconRepeat, IconServer } from '@tabler/icons-react';
-import { plural, type ConsoleCustomer } from '@portal/contract';
-import { formatMoney } from '@web/lib/format';
+import { plural, type ConsoleCustomer, formatMoney } from '@portal/contract';
 import { StatTile } from '../../../components/stat-tile';
 import { customerFigures } from '../customer-figures';
 

@@ -1,6 +1,5 @@
 import { Paper, SimpleGrid, Stack, Text } from '@mantine/core';
-import type { ConsoleDunning } from '@portal/contract';
-import { formatDate, formatMoney } from '@web/lib/format';
+import { type ConsoleDunning, formatDate, formatMoney } from '@portal/contract';
 
 /**
  * A failing payment at a glance: since when, until when the license stays valid (the grace), the

@@ -1,9 +1,7 @@
 import { Anchor, Table, Text } from '@mantine/core';
 import { IconReceiptRefund, IconWallet } from '@tabler/icons-react';
-import type { Invoice } from '@portal/contract';
+import { type Invoice, invoiceBadge, formatDate, formatMoney } from '@portal/contract';
 import { StatusBadge } from '@web/components/status-badge';
-import { invoiceBadge } from '@web/features/billing/billing-display';
-import { formatDate, formatMoney } from '@web/lib/format';
 import { RowMenu } from '../../../components/row-menu';
 import { useMay } from '../../../lib/permissions';
 import type { PendingAction } from '../actions/action-dialog';

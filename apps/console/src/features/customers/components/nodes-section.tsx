@@ -1,10 +1,8 @@
 import { Group, Table, Text, Tooltip } from '@mantine/core';
 import { IconPlugConnectedX, IconServer } from '@tabler/icons-react';
-import { NODE_STALE_AFTER_HOURS, type ConsoleNode } from '@portal/contract';
+import { NODE_STALE_AFTER_HOURS, type ConsoleNode, isStale, formatDate, formatDateTime, formatRelative } from '@portal/contract';
 import { StatusBadge } from '@web/components/status-badge';
 import { CopyIcon } from '@web/features/licenses/components/license-bits';
-import { isStale } from '@web/features/licenses/license-display';
-import { formatDate, formatDateTime, formatRelative } from '@web/lib/format';
 import { RowMenu } from '../../../components/row-menu';
 import { useMay } from '../../../lib/permissions';
 import type { PendingAction } from '../actions/action-dialog';

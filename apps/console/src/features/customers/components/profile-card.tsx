@@ -1,13 +1,11 @@
 import type { ReactNode } from 'react';
 import { Badge, Divider, Group, Stack, Text } from '@mantine/core';
 import { IconCreditCard, IconUser } from '@tabler/icons-react';
-import { cardBrandLabel, type ConsoleCustomer } from '@portal/contract';
+import { cardBrandLabel, type ConsoleCustomer, cardExpired, expiryLabel, formatDate } from '@portal/contract';
 import { SectionCard } from '@web/components/section-card';
 import { StatusBadge } from '@web/components/status-badge';
-import { cardExpired, expiryLabel } from '@web/features/billing/billing-display';
 import { BrandIcon } from '@web/features/billing/components/brand-icon';
 import { CopyIcon } from '@web/features/licenses/components/license-bits';
-import { formatDate } from '@web/lib/format';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (

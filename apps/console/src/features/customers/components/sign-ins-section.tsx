@@ -1,9 +1,8 @@
 import { Group, Stack, Text, Tooltip } from '@mantine/core';
 import { IconLogin2 } from '@tabler/icons-react';
-import type { ConsoleSignIn } from '@portal/contract';
+import { type ConsoleSignIn, formatDateTime, formatRelative } from '@portal/contract';
 import { SectionCard } from '@web/components/section-card';
 import { StatusBadge } from '@web/components/status-badge';
-import { formatDateTime, formatRelative } from '@web/lib/format';
 import { ShowMore } from '../../../components/show-more';
 
 const METHOD: Record<string, string> = { link: 'E-mail link', email: 'E-mail link', google: 'Google' };

@@ -1,10 +1,8 @@
 import { Group, Paper, Stack, Text } from '@mantine/core';
 import { IconCalendarX, IconCreditCardPay, IconPlayerStop, IconRepeat, IconRotateClockwise } from '@tabler/icons-react';
-import { intervalLabel, plural, type ConsoleSubscription } from '@portal/contract';
+import { intervalLabel, plural, type ConsoleSubscription, subscriptionState, formatDate, formatMoney } from '@portal/contract';
 import { StatusBadge } from '@web/components/status-badge';
-import { subscriptionState } from '@web/features/billing/billing-display';
 import { CopyIcon, LicenseKeyText } from '@web/features/licenses/components/license-bits';
-import { formatDate, formatMoney } from '@web/lib/format';
 import { RowMenu } from '../../../components/row-menu';
 import { useMay } from '../../../lib/permissions';
 import { staffSubscriptionBadge } from '../../../lib/subscription-label';

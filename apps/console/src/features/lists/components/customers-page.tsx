@@ -1,7 +1,6 @@
 import { Text } from '@mantine/core';
 import { IconUsers } from '@tabler/icons-react';
-import type { ConsoleCustomerRow } from '@portal/contract';
-import { formatDate } from '@web/lib/format';
+import { type ConsoleCustomerRow, formatDate } from '@portal/contract';
 import { CustomerLink } from '../../../components/customer-link';
 import type { Column } from '../../../components/data-table';
 import { ListPage } from '../../../components/list-page';

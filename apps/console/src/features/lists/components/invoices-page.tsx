@@ -1,8 +1,6 @@
 import { IconFileInvoice } from '@tabler/icons-react';
-import { type ConsoleInvoiceRow } from '@portal/contract';
+import { type ConsoleInvoiceRow, invoiceBadge, formatDate, formatMoney } from '@portal/contract';
 import { StatusBadge } from '@web/components/status-badge';
-import { invoiceBadge } from '@web/features/billing/billing-display';
-import { formatDate, formatMoney } from '@web/lib/format';
 import { CustomerLink } from '../../../components/customer-link';
 import type { Column } from '../../../components/data-table';
 import { ListPage, type ListFilter } from '../../../components/list-page';

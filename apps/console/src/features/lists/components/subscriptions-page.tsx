@@ -1,8 +1,7 @@
 import { Stack, Text } from '@mantine/core';
 import { IconRepeat } from '@tabler/icons-react';
-import { intervalLabel, type ConsoleSubscriptionRow } from '@portal/contract';
+import { intervalLabel, type ConsoleSubscriptionRow, formatDate, formatMoney } from '@portal/contract';
 import { StatusBadge } from '@web/components/status-badge';
-import { formatDate, formatMoney } from '@web/lib/format';
 import { CustomerLink } from '../../../components/customer-link';
 import type { Column } from '../../../components/data-table';
 import { ListPage, type ListFilter } from '../../../components/list-page';

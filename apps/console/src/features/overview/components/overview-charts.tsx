@@ -1,7 +1,6 @@
 import { AreaChart, BarChart } from '@mantine/charts';
 import { Grid, Paper, Stack, Text, Title } from '@mantine/core';
-import type { Overview } from '@portal/contract';
-import { formatMoney } from '@web/lib/format';
+import { type Overview, formatMoney } from '@portal/contract';
 import { chartRows, compactMoney, validationRows } from '../overview-display';
 
 function ChartCard({ title, description, children }: { title: string; description: string; children: React.ReactNode }) {

@@ -11,9 +11,8 @@ import {
   IconTrendingDown,
   IconTrendingUp,
 } from '@tabler/icons-react';
-import { plural, type Overview } from '@portal/contract';
+import { plural, type Overview, formatMoney } from '@portal/contract';
 import { ErrorDisplay } from '@web/components/error-display';
-import { formatMoney } from '@web/lib/format';
 import { PageFrame } from '../../../components/page-frame';
 import { StatTile, StatTileSkeleton, type StatTileProps } from '../../../components/stat-tile';
 import { useGetOverviewQuery } from '../api';

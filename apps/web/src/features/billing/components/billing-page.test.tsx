@@ -1,8 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Invoice, PaymentMethod, Subscription } from '@portal/contract';
-import { formatDate } from '../../../lib/format';
+import { type Invoice, type PaymentMethod, type Subscription, formatDate } from '@portal/contract';
 import { aSubscription } from '../../../test/fixtures';
 import { ada, fakeFetch, renderRoutes, userState, portalConfig } from '../../../test/render';
 import { installStripeJsStandIn } from '../../../test/stripe-js-stand-in';

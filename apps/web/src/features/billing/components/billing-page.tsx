@@ -1,13 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Grid, Stack, Title } from '@mantine/core';
-import type { Subscription } from '@portal/contract';
+import { type Subscription, subscriptionState } from '@portal/contract';
 import { ErrorDisplay } from '../../../components/error-display';
 import { PageFrame } from '../../../components/page-frame';
 import { PAGES } from '../../../lib/pages';
 import { api } from '../../../lib/api';
 import { useAppDispatch } from '../../../lib/state/hooks';
 import { useListInvoicesQuery, useListPaymentMethodsQuery, useListPricesQuery, useListSubscriptionsQuery } from '../api';
-import { subscriptionState } from '../billing-display';
 import { AddCardDialog } from './add-card-dialog';
 import { BillingSkeleton, CONTAINER_BREAKPOINTS } from './billing-skeleton';
 import { CheckoutCard } from './checkout-card';

@@ -1,7 +1,6 @@
 import { List, Text } from '@mantine/core';
-import { plural } from '@portal/contract';
+import { plural, formatDate } from '@portal/contract';
 import type { ModalBodyProps } from '../../../components/modal-host';
-import { formatDate } from '../../../lib/format';
 import { useCancelSubscriptionMutation } from '../api';
 import { SubscriptionChangeForm } from './subscription-change-form';
 

@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { intervalLabel, QUANTITY_MAX, QUANTITY_MIN, quantityProblem } from '@portal/contract';
+import { intervalLabel, QUANTITY_MAX, QUANTITY_MIN, quantityProblem, formatMoney } from '@portal/contract';
 import type { ModalBodyProps } from '../../../components/modal-host';
-import { formatMoney } from '../../../lib/format';
 import { useUpdateQuantityMutation } from '../api';
 import { ChargePreview } from './charge-preview';
 import { QuantityInput } from './quantity-input';

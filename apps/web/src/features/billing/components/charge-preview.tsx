@@ -1,8 +1,7 @@
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import { Group, Paper, Skeleton, Stack, Table, Text } from '@mantine/core';
-import type { PreviewChangeBody } from '@portal/contract';
+import { type PreviewChangeBody, formatDate, formatMoney } from '@portal/contract';
 import { ErrorDisplay } from '../../../components/error-display';
-import { formatDate, formatMoney } from '../../../lib/format';
 import { errorMessage } from '../../../lib/api-error';
 import { usePreviewChangeQuery } from '../api';
 import { useSubmitErrorMessage } from './subscription-change-form';

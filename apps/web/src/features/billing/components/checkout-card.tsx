@@ -13,11 +13,12 @@ import {
   QUANTITY_MIN,
   quantityProblem,
   type Subscription,
+  formatDate,
+  formatMoney,
 } from '@portal/contract';
 import { ErrorDisplay } from '../../../components/error-display';
 import { useSchemaForm } from '../../../components/form/use-schema-form';
 import { api, useGetConfigQuery } from '../../../lib/api';
-import { formatDate, formatMoney } from '../../../lib/format';
 import { useAppDispatch } from '../../../lib/state/hooks';
 import { setHighlight } from '../../../lib/state/license-slice';
 import { useCheckoutMutation, useListPricesQuery } from '../api';

@@ -3,10 +3,9 @@ import { Anchor, Group, Pagination, ScrollArea, Skeleton, Stack, Table, Text, Vi
 import { IconExternalLink } from '@tabler/icons-react';
 import { ErrorDisplay } from '../../../components/error-display';
 import { StatusBadge } from '../../../components/status-badge';
-import { formatDate, formatMoney } from '../../../lib/format';
 import { useListInvoicesQuery } from '../api';
-import { invoiceBadge } from '../billing-display';
 import { useNarrow } from '../use-narrow';
+import { formatDate, formatMoney, invoiceBadge } from '@portal/contract';
 
 /** Invoices per page under a subscription; the API answers them all, newest first. */
 export const INVOICES_PER_PAGE = 10;

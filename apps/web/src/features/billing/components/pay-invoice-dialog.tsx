@@ -2,14 +2,21 @@ import { useState } from 'react';
 import { Button, Group, Modal, Radio, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPlus } from '@tabler/icons-react';
-import { cardBrandLabel, type PaymentMethod, type Subscription } from '@portal/contract';
+import {
+  cardBrandLabel,
+  type PaymentMethod,
+  type Subscription,
+  formatDate,
+  formatMoney,
+  cardExpired,
+  expiryLabel,
+} from '@portal/contract';
 import { useSearchParams } from 'react-router';
 import { ErrorDisplay } from '../../../components/error-display';
-import { formatDate, formatMoney } from '../../../lib/format';
 import { setAddMethodVisible } from '../../../lib/state/billing-slice';
 import { useAppDispatch } from '../../../lib/state/hooks';
 import { usePayOpenInvoiceMutation } from '../api';
-import { cardExpired, expiryLabel, PAY_PARAM } from '../billing-display';
+import { PAY_PARAM } from '../billing-display';
 import { newIdempotencyKey } from '../idempotency-key';
 
 export interface PayInvoiceDialogProps {

@@ -1,8 +1,7 @@
 import { Alert, Button, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconCreditCard } from '@tabler/icons-react';
-import { plural, type Subscription } from '@portal/contract';
+import { plural, type Subscription, formatDate, formatMoney } from '@portal/contract';
 import { Link } from 'react-router';
-import { formatDate, formatMoney } from '../../../lib/format';
 import { useListSubscriptionsQuery } from '../api';
 import { payPath } from '../billing-display';
 

@@ -1,9 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { PaymentMethod, Subscription } from '@portal/contract';
+import { type PaymentMethod, type Subscription, formatDate } from '@portal/contract';
 import { AppLayout } from '../../../app/layouts/app-layout';
-import { formatDate } from '../../../lib/format';
 import { aSubscription } from '../../../test/fixtures';
 import { ada, fakeFetch, LocationProbe, portalConfig, renderRoutes, userState } from '../../../test/render';
 import { BillingPage } from './billing-page';

@@ -1,7 +1,6 @@
 import { Group, Paper, Stack, Text } from '@mantine/core';
-import { intervalLabel, plural } from '@portal/contract';
+import { intervalLabel, plural, formatDate, formatMoney } from '@portal/contract';
 import type { ModalBodyProps } from '../../../components/modal-host';
-import { formatDate, formatMoney } from '../../../lib/format';
 import { useReactivateSubscriptionMutation } from '../api';
 import { SubscriptionChangeForm } from './subscription-change-form';
 

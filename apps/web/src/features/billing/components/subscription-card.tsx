@@ -23,15 +23,21 @@ import {
   IconStack2,
   IconX,
 } from '@tabler/icons-react';
-import type { ModalId, Subscription } from '@portal/contract';
+import {
+  type ModalId,
+  type Subscription,
+  formatDate,
+  formatMoney,
+  customerSubscriptionBadge,
+  subscriptionState,
+} from '@portal/contract';
 import { Link, useSearchParams } from 'react-router';
 import { intervalLabel, plural } from '@portal/contract';
 import { StatusBadge } from '../../../components/status-badge';
-import { formatDate, formatMoney } from '../../../lib/format';
 import { PAGES } from '../../../lib/pages';
 import { useAppDispatch } from '../../../lib/state/hooks';
 import { showModal } from '../../../lib/state/menu-slice';
-import { customerSubscriptionBadge, PAY_PARAM, subscriptionState, toModalProps } from '../billing-display';
+import { PAY_PARAM, toModalProps } from '../billing-display';
 import { useNarrow } from '../use-narrow';
 import { InvoicesTable } from './invoices-table';
 
@@ -205,8 +211,8 @@ export function SubscriptionCard({ subscription: s }: { subscription: Subscripti
         {state === 'ended' && s.endedReason === 'unpaid' ? (
           <Alert role="note" variant="light" color="gray" icon={<IconAlertTriangle size={18} />} py="sm">
             <Text size="sm">
-              This subscription ended because its invoice was not paid, and its license has expired. Start a new
-              subscription to license your nodes again.
+              This subscription ended because its invoice was not paid, and its license has expired. Start a new subscription to
+              license your nodes again.
             </Text>
           </Alert>
         ) : null}

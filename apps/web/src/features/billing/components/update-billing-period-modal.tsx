@@ -1,8 +1,7 @@
 import { Box, Center, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconArrowRight } from '@tabler/icons-react';
-import { type Interval, intervalLabel, otherInterval, plural } from '@portal/contract';
+import { type Interval, intervalLabel, otherInterval, plural, formatMoney } from '@portal/contract';
 import type { ModalBodyProps } from '../../../components/modal-host';
-import { formatMoney } from '../../../lib/format';
 import { periodTotal, yearlySaving } from '../billing-display';
 import { useListPricesQuery, useUpdateIntervalMutation } from '../api';
 import { ChargePreview } from './charge-preview';

@@ -1,9 +1,8 @@
 import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { IconArrowRight, IconDisc, IconLifebuoy } from '@tabler/icons-react';
-import type { DownloadInfo, SupportInfo } from '@portal/contract';
+import { type DownloadInfo, type SupportInfo, formatBytes } from '@portal/contract';
 import { Link } from 'react-router';
 import { errorMessage, errorStatus } from '../../../lib/api-error';
-import { formatBytes } from '../../../lib/format';
 import { PAGES } from '../../../lib/pages';
 import { DashboardCard, LoadableBody, type Loadable } from './dashboard-card';
 

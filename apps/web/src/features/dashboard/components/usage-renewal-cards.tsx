@@ -1,13 +1,19 @@
 import { Fragment } from 'react';
 import { Button, Divider, Group, Progress, Stack, Text } from '@mantine/core';
 import { IconArrowRight, IconCreditCard, IconKey } from '@tabler/icons-react';
-import type { LicenseSummary, Subscription } from '@portal/contract';
+import {
+  type LicenseSummary,
+  type Subscription,
+  type StatusTone,
+  formatDate,
+  formatMoney,
+  USAGE_COLOR,
+  usageLevel,
+} from '@portal/contract';
 import { Link } from 'react-router';
 import { intervalLabel, PAYMENT_FAILING_LABEL, plural } from '@portal/contract';
-import { StatusBadge, type StatusTone } from '../../../components/status-badge';
-import { formatDate, formatMoney } from '../../../lib/format';
+import { StatusBadge } from '../../../components/status-badge';
 import { PAGES } from '../../../lib/pages';
-import { USAGE_COLOR, usageLevel } from '../../../lib/usage';
 import { currentSubscriptions, renewalAmount } from '../dashboard-logic';
 import { DashboardCard, Figure, LoadableBody, type Loadable } from './dashboard-card';
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Anchor, Button, Code, DataList, Group, List, Paper, Skeleton, Stack, Text, useMatches } from '@mantine/core';
 import { IconDisc, IconDownload, IconExternalLink, IconListCheck, IconRefresh, IconTerminal2 } from '@tabler/icons-react';
-import type { DownloadInfo } from '@portal/contract';
+import { type DownloadInfo, formatBytes, formatDateTime, formatRelative } from '@portal/contract';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { CardHeader } from '../../../components/card-header';
@@ -11,7 +11,6 @@ import { SectionCard } from '../../../components/section-card';
 import { SkeletonCard, SkeletonHeading, SkeletonRows } from '../../../components/skeletons';
 import { StatusBadge } from '../../../components/status-badge';
 import { errorMessage, errorStatus } from '../../../lib/api-error';
-import { formatBytes, formatDateTime, formatRelative } from '../../../lib/format';
 import { PAGES } from '../../../lib/pages';
 import { useGetDownloadQuery, useLazyGetDownloadQuery } from '../api';
 import { latestLink, refreshDelay, terminalCommands } from '../download-display';

@@ -1,9 +1,18 @@
 import type { ReactNode } from 'react';
 import { ActionIcon, Badge, CopyButton, Group, Pagination, Progress, Stack, Text, Tooltip, type TextProps } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
-import { plural, type License } from '@portal/contract';
-import { formatDate, formatDateTime, formatRelative } from '../../../lib/format';
-import { expiryLevel, lastPage, pageSummary, STATUS_BADGE, USAGE_COLOR, usageLevel, type Tone } from '../license-display';
+import {
+  plural,
+  type License,
+  formatDate,
+  formatDateTime,
+  formatRelative,
+  expiryLevel,
+  LICENSE_STATUS_BADGE as STATUS_BADGE,
+  USAGE_COLOR,
+  usageLevel,
+} from '@portal/contract';
+import { lastPage, pageSummary, type Tone } from '../license-display';
 import classes from './licenses.module.css';
 
 /** Text in a status colour (by meaning), dark enough to read in both schemes. */

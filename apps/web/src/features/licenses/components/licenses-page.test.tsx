@@ -1,8 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { formatDate } from '../../../lib/format';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { licenseKeyCheckCharacter, type License, type LicenseNode } from '@portal/contract';
+import { licenseKeyCheckCharacter, type License, type LicenseNode, formatDate } from '@portal/contract';
 import { setAnalyticsSink, type AnalyticsCall } from '../../../lib/analytics';
 import { ada, fakeFetch, LocationProbe, renderRoutes, userState } from '../../../test/render';
 import { LicensesPage } from './licenses-page';

@@ -1,13 +1,12 @@
 import { useEffect, useState } from 'react';
 import { Button, Group, Paper, Skeleton, Stack, Table, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconServer2, IconTrash } from '@tabler/icons-react';
-import { NODE_STALE_AFTER_HOURS, type LicenseNode } from '@portal/contract';
+import { NODE_STALE_AFTER_HOURS, type LicenseNode, formatDate, formatDateTime, formatRelative, isStale } from '@portal/contract';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorDisplay } from '../../../components/error-display';
 import { TableCard } from '../../../components/table-card';
-import { formatDate, formatDateTime, formatRelative } from '../../../lib/format';
 import { useListNodesQuery } from '../api';
-import { isStale, lastPage, NODES_PAGE_SIZE } from '../license-display';
+import { lastPage, NODES_PAGE_SIZE } from '../license-display';
 import { CopyIcon, ListFooter, ToneBadge, ToneText } from './license-bits';
 import { nodeName, ReleaseNodeModal } from './release-node-modal';
 import classes from './licenses.module.css';

@@ -1,10 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconCircleX, IconInfoCircle } from '@tabler/icons-react';
-import { FingerprintSchema } from '@portal/contract';
+import { FingerprintSchema, formatDateTime } from '@portal/contract';
 import { ErrorDisplay } from '../../../components/error-display';
 import { track } from '../../../lib/analytics';
-import { formatDateTime } from '../../../lib/format';
 import { useValidateLicenseMutation } from '../api';
 import { explainValidation, TONE_COLOR, type Tone } from '../license-display';
 import classes from './licenses.module.css';

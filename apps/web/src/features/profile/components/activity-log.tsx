@@ -12,12 +12,11 @@ import {
   IconUserEdit,
   type Icon,
 } from '@tabler/icons-react';
-import type { AuditEvent } from '@portal/contract';
+import { type AuditEvent, formatDateTime, formatRelative, localizeDates } from '@portal/contract';
 import { SectionCard } from '../../../components/section-card';
 import { SkeletonRows } from '../../../components/skeletons';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorDisplay } from '../../../components/error-display';
-import { formatDateTime, formatRelative, localizeDates } from '../../../lib/format';
 import { useListActivityQuery } from '../api';
 
 export const ACTIVITY_PAGE_SIZE = 10;

@@ -2,12 +2,11 @@ import { useState } from 'react';
 import { Badge, Button, Group, Modal, Paper, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconApi, IconPlus, IconTrash } from '@tabler/icons-react';
-import { API_TOKEN_LIMIT, type ApiToken } from '@portal/contract';
+import { API_TOKEN_LIMIT, type ApiToken, formatDate, formatDateTime, formatRelative } from '@portal/contract';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorDisplay } from '../../../components/error-display';
 import { SectionCard } from '../../../components/section-card';
 import { SkeletonRows } from '../../../components/skeletons';
-import { formatDate, formatDateTime, formatRelative } from '../../../lib/format';
 import { useListApiTokensQuery, useRevokeApiTokenMutation } from '../api';
 import { CreateApiTokenDialog } from './create-api-token-dialog';
 

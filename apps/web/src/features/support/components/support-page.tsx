@@ -13,13 +13,13 @@ import {
   IconActivityHeartbeat,
   IconWorld,
 } from '@tabler/icons-react';
-import type { SupportInfo } from '@portal/contract';
+import { type SupportInfo, type StatusTone } from '@portal/contract';
 import { Link } from 'react-router';
 import { CardHeader } from '../../../components/card-header';
 import { ErrorDisplay } from '../../../components/error-display';
 import { PageFrame } from '../../../components/page-frame';
 import { SectionCard } from '../../../components/section-card';
-import { StatusBadge, type StatusTone } from '../../../components/status-badge';
+import { StatusBadge } from '../../../components/status-badge';
 import { PAGES } from '../../../lib/pages';
 import { useGetSupportInfoQuery } from '../api';
 

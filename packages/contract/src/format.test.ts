@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { intervalLabel as formatInterval } from '@portal/contract';
+import { intervalLabel as formatInterval } from './display';
 import { formatBytes, formatDate, formatDateTime, formatMoney, formatRelative, localizeDates } from './format';
 
 describe('format', () => {
