@@ -9,6 +9,7 @@ WORKDIR /src
 # The manifests alone first, so the dependency layer is reused while only sources change.
 COPY package.json package-lock.json ./
 COPY packages/contract/package.json packages/contract/
+COPY packages/ui/package.json packages/ui/
 COPY apps/server/package.json apps/server/
 COPY apps/web/package.json apps/web/
 COPY apps/console/package.json apps/console/
@@ -27,6 +28,7 @@ FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/contract/package.json packages/contract/
+COPY packages/ui/package.json packages/ui/
 COPY apps/server/package.json apps/server/
 COPY apps/web/package.json apps/web/
 COPY apps/console/package.json apps/console/

@@ -7,23 +7,23 @@ import tseslint from 'typescript-eslint';
 const FEATURES = ['auth', 'onboarding', 'dashboard', 'licenses', 'billing', 'support', 'downloads', 'profile'];
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
-// The vendor console (apps/console): its own features, the portal's theme and presentational parts
-// through @web/…, never the portal's store, API or session (ADR 036).
+// The two apps never import each other: what both use is the UI kit (packages/ui, `@portal/ui`) and
+// the contract's display rules (ADR 036).
 const CONSOLE_FEATURES = ['auth', 'search', 'customers', 'overview', 'lists', 'staff', 'audit'];
+const NO_SERVER = { group: ['**/apps/server/**', '@portal/server', '@portal/server/*'], message: 'The apps never import server code.' };
 const CONSOLE_BASE = [
-  { group: ['**/apps/server/**', '@portal/server', '@portal/server/*'], message: 'The console never imports server code.' },
+  NO_SERVER,
   {
-    group: [
-      '@web/lib/api',
-      '@web/lib/state/*',
-      '@web/app/store',
-      '@web/app/router',
-      '@web/features/*/api',
-      '@web/features/*/session',
-    ],
-    message: "The console shares the portal's theme and presentational parts, never its store, API or session.",
+    group: ['@web', '@web/*', '**/apps/web/**', '**/web/src/**', '@portal/web', '@portal/web/*'],
+    message: 'The console never imports the portal app: shared UI is in @portal/ui, display rules in @portal/contract.',
   },
-  { group: ['**/web/src/**'], message: "Import the portal's shared parts through @web/…" },
+];
+const WEB_BASE = [
+  NO_SERVER,
+  {
+    group: ['**/apps/console/**', '**/console/src/**', '@portal/console', '@portal/console/*'],
+    message: 'The portal never imports the console app: shared UI is in @portal/ui, display rules in @portal/contract.',
+  },
 ];
 
 export default tseslint.config(
@@ -63,10 +63,14 @@ export default tseslint.config(
       'no-control-regex': 'off',
     },
   },
+  { files: ['apps/web/**'], rules: restrict(WEB_BASE) },
   {
-    files: ['apps/web/**'],
+    files: ['packages/ui/**'],
     rules: restrict([
-      { group: ['**/apps/server/**', '@portal/server', '@portal/server/*'], message: 'The web app never imports server code.' },
+      {
+        group: ['**/apps/**', '@web', '@web/*', '@portal/server', '@portal/web', '@portal/console'],
+        message: 'The UI kit depends on no app.',
+      },
     ]),
   },
   {
@@ -94,7 +98,7 @@ export default tseslint.config(
     files: ['apps/web/src/components/**', 'apps/web/src/lib/**'],
     rules: restrict([
       { group: ['**/features/**', '**/app/**'], message: 'Shared code does not depend on features or the app shell.' },
-      { group: ['**/apps/server/**', '@portal/server', '@portal/server/*'], message: 'The web app never imports server code.' },
+      ...WEB_BASE,
     ]),
   },
   ...FEATURES.map((f) => ({
@@ -112,7 +116,7 @@ export default tseslint.config(
       },
       { group: ['**/app/**', '../../app/*'], message: 'Features do not import the app shell.' },
       // A later block replaces this rule for the files it matches, so the web-wide boundary is repeated.
-      { group: ['**/apps/server/**', '@portal/server', '@portal/server/*'], message: 'The web app never imports server code.' },
+      ...WEB_BASE,
     ]),
   })),
   { files: ['apps/console/**'], rules: restrict(CONSOLE_BASE) },

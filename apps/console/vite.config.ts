@@ -1,9 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-// The portal's build steps (Brotli and gzip copies beside every asset, the font preload): one
-// definition for both apps.
-import { precompress, preloadFont } from '../web/vite.config';
+import { precompress, preloadFont } from '../../packages/ui/build/vite-plugins';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 /** Where `vite` (dev) and `vite preview` send /api: the console listener's default address unless overridden. */
@@ -12,8 +10,6 @@ const apiTarget = process.env.CONSOLE_API_URL ?? 'http://127.0.0.1:3001';
 export default defineConfig({
   root: here('.'),
   plugins: [react(), preloadFont(), precompress()],
-  // The customer portal's theme and feature-agnostic components (ADR 036).
-  resolve: { alias: { '@web': here('../web/src') } },
   // `vite` and `vite preview` on their own port, the console's API proxied to its listener.
   server: { host: '127.0.0.1', port: 5174, proxy: { '/api': apiTarget } },
   preview: { host: '127.0.0.1', port: 4174, proxy: { '/api': apiTarget } },

@@ -1,9 +1,8 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress, preloadFont } from '../../packages/ui/build/vite-plugins';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 /** Where `vite` (dev) and `vite preview` send /api: the server's default address unless overridden. */
@@ -14,67 +13,9 @@ const apiTarget = process.env.PORTAL_API_URL ?? 'http://127.0.0.1:3000';
  * form library and number input, and our form hook. Only the pages with forms load them.
  */
 const FORM_CODE =
-  /node_modules[\\/](zod|@mantine[\\/]form|mantine-form-zod-resolver|klona|fast-deep-equal|react-number-format|@mantine[\\/]core[\\/]esm[\\/]components[\\/]NumberInput)[\\/]|src[\\/](components[\\/]form|lib[\\/]field-errors)/;
+  /node_modules[\\/](zod|@mantine[\\/]form|mantine-form-zod-resolver|klona|fast-deep-equal|react-number-format|@mantine[\\/]core[\\/]esm[\\/]components[\\/]NumberInput)[\\/]|apps[\\/]web[\\/]src[\\/]components[\\/]form|packages[\\/]ui[\\/]src[\\/](form|field-errors)/;
 const isFormCode = (id: string) =>
   FORM_CODE.test(id) || (/packages[\\/]contract[\\/]src[\\/]/.test(id) && /from 'zod'/.test(readFileSync(id, 'utf8')));
-
-/** Text files worth compressing (fonts and images are compressed formats already). */
-const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|webmanifest)$/;
-
-/**
- * Writes a Brotli (.br, best quality) and a gzip (.gz) copy beside every compressible file of the
- * build, once: the server sends them as they are (@fastify/static's preCompressed) instead of
- * compressing on every request. A copy that would not be smaller is not written.
- */
-export function precompress(): Plugin {
-  let outDir = '';
-  return {
-    name: 'portal-precompress',
-    apply: 'build',
-    configResolved(config) {
-      outDir = path.resolve(config.root, config.build.outDir);
-    },
-    closeBundle() {
-      for (const entry of readdirSync(outDir, { recursive: true, withFileTypes: true })) {
-        if (!entry.isFile() || !COMPRESSIBLE.test(entry.name)) continue;
-        const file = path.join(entry.parentPath, entry.name);
-        const raw = readFileSync(file);
-        if (raw.length < 256) continue;
-        const br = brotliCompressSync(raw, {
-          params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length },
-        });
-        const gz = gzipSync(raw, { level: 9 });
-        if (br.length < raw.length) writeFileSync(`${file}.br`, br);
-        if (gz.length < raw.length) writeFileSync(`${file}.gz`, gz);
-      }
-    },
-  };
-}
-
-/**
- * Preloads the latin subset of the shipped Inter font from index.html: the browser fetches it
- * beside the stylesheet instead of after it, so that text shows in Inter from the first paint.
- */
-export function preloadFont(): Plugin {
-  return {
-    name: 'portal-preload-font',
-    apply: 'build',
-    transformIndexHtml: {
-      order: 'post',
-      handler(_html, ctx) {
-        const font = Object.keys(ctx.bundle ?? {}).find((f) => /inter-latin-wght-normal-[\w-]+\.woff2$/.test(f));
-        if (!font) return [];
-        return [
-          {
-            tag: 'link',
-            attrs: { rel: 'preload', href: `/${font}`, as: 'font', type: 'font/woff2', crossorigin: '' },
-            injectTo: 'head',
-          },
-        ];
-      },
-    },
-  };
-}
 
 export default defineConfig({
   root: here('.'),

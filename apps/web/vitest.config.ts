@@ -11,7 +11,7 @@ export default defineProject({
     isolate: false,
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
-    setupFiles: ['./src/test/setup.ts'],
+    setupFiles: ['../../packages/ui/src/test/setup.ts'],
     css: false,
     // Typing into jsdom forms is slow while other suites share the cores: a hang guard, not a budget.
     testTimeout: 120_000,

@@ -1,9 +1,9 @@
-import '@web/app/zod-jitless';
+import '@portal/ui/zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import './app/console.css';
-import '@web/app/fonts';
+import '@portal/ui/fonts';
 import { Providers } from './app/providers';
 import { AppRoutes } from './app/router';
 import { makeStore } from './app/store';

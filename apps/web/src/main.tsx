@@ -1,11 +1,11 @@
-import './app/zod-jitless';
+import '@portal/ui/zod-jitless';
 import { startTransition, StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import './app/kit-first-screen.css';
 import '@mantine/nprogress/styles.css';
-import './app/global.css';
-import './app/fonts';
+import '@portal/ui/global.css';
+import '@portal/ui/fonts';
 import { Providers } from './app/providers';
 import { RouterProgress } from './app/router-progress';
 import { AppRoutes, preloadRoutes } from './app/router';

@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { Provider } from 'react-redux';
-import { cssVariablesResolver, theme } from '@web/app/theme';
+import { cssVariablesResolver } from '@portal/ui';
+import { theme } from './theme';
 import type { AppStore } from './store';
 
 /** Redux store and the portal's theme (light and dark following the system), and the toasts. */

@@ -1,11 +1,9 @@
 import type { ReactNode } from 'react';
 import { Paper, Skeleton, Stack, Table, UnstyledButton, Group, type TableThProps } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconSelector } from '@tabler/icons-react';
-import { EmptyState } from '@web/components/empty-state';
-import { ErrorDisplay } from '@web/components/error-display';
-import { ListFooter } from '@web/features/licenses/components/license-bits';
 import type { ListParams } from '../lib/list-params';
 import classes from './data-table.module.css';
+import { EmptyState, ErrorDisplay, ListFooter } from '@portal/ui';
 
 export interface Column<Row> {
   key: string;

@@ -1,2 +1,2 @@
-// The jest-dom matchers the portal's test setup (../web/src/test/setup.ts) installs, for the type checker.
-/// <reference types="@testing-library/jest-dom/vitest" />
+// The jest-dom matchers (loaded by the kit's test setup, packages/ui/src/test/setup.ts) for the type checker.
+import '@testing-library/jest-dom/vitest';

@@ -5,11 +5,11 @@ import { render } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from 'react-router';
 import type { StaffRole } from '@portal/contract';
-import { theme } from '@web/app/theme';
+import { theme } from '../app/theme';
 import { makeStore, type AppStore } from '../app/store';
 import type { Staff } from '../lib/session-slice';
 
-export { fakeFetch } from '@web/test/render';
+export { fakeFetch } from '@portal/ui/test';
 
 /** A signed-in staff member of `role`. */
 export function staff(role: StaffRole, email = `${role}@vendor.example`): Staff {

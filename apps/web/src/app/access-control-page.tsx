@@ -1,8 +1,8 @@
 import { Badge } from '@mantine/core';
 import { IconShieldLock } from '@tabler/icons-react';
-import { EmptyState } from '../components/empty-state';
 import { PageFrame } from '../components/page-frame';
 import { PAGES } from '../lib/pages';
+import { EmptyState } from '@portal/ui';
 
 /**
  * /app/access-control: a route of the signed-in layout whose feature is not built yet. Its menu

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCloudOff, IconAlertTriangle } from '@tabler/icons-react';
-import { CenteredPage } from '../components/centered-page';
 import { useGetConfigQuery } from '../lib/api';
+import { CenteredPage } from '@portal/ui';
 
 export interface PageLoadErrorProps {
   /** True when the page's code could not be downloaded (offline, or replaced by a deploy). */

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { Button, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconPlugConnectedX } from '@tabler/icons-react';
-import { CenteredPage } from '../components/centered-page';
 import { isSessionUnreachable, loadSession, subscribeSessionCheck } from '../features/auth/session';
 import { useGetConfigQuery } from '../lib/api';
 import { useAppDispatch } from '../lib/state/hooks';
+import { CenteredPage } from '@portal/ui';
 
 /** Automatic retries of the session check: 2 s, then doubling up to 30 s between tries. */
 const FIRST_RETRY_MS = 2_000;

@@ -3,7 +3,8 @@ import { MantineProvider } from '@mantine/core';
 import { Provider } from 'react-redux';
 import type { AppStore } from './store';
 import { NotificationsHost } from './notifications-host';
-import { cssVariablesResolver, theme } from './theme';
+import { cssVariablesResolver } from '@portal/ui';
+import { theme } from './theme';
 
 /** Redux store and Mantine theme (light and dark following the system). */
 export function Providers({ store, children }: { store: AppStore; children: ReactNode }) {

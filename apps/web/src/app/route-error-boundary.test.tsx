@@ -2,11 +2,12 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Link, MemoryRouter, useLocation, useRoutes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeFetch, Providers } from '../test/render';
+import { Providers } from '../test/render';
 import { lazyPage, retryFailedLoads } from './lazy-page';
 import { entryScript, isChunkLoadError } from './new-deploy';
 import { RouteErrorBoundary } from './route-error-boundary';
 import { makeStore } from './store';
+import { fakeFetch } from '@portal/ui/test';
 
 function Broken(): never {
   throw new Error('Failed to fetch dynamically imported module');

@@ -2,9 +2,10 @@ import { render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, useLocation, type Location } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ClientState } from '../lib/state/hooks';
-import { ada, fakeFetch, Providers, userState, portalConfig } from '../test/render';
+import { ada, Providers, userState, portalConfig } from '../test/render';
 import { AppRoutes, preloadRoutes } from './router';
 import { makeStore } from './store';
+import { fakeFetch } from '@portal/ui/test';
 
 /** The app's routes as main.tsx renders them, at `path`; `location()` is where the router is now. */
 async function renderApp(path: string, preloaded: Partial<ClientState>) {

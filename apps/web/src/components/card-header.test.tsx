@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import { IconKey } from '@tabler/icons-react';
 import { describe, expect, it } from 'vitest';
 import { renderRoutes } from '../test/render';
-import { CardHeader, CardHeaderLink } from './card-header';
+import { CardHeader, CardHeaderLink } from '@portal/ui';
 
 describe('CardHeader', () => {
   it('shows the title as a heading of the given level with its description', () => {

@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithStore } from '../test/render';
-import { ErrorDisplay } from './error-display';
+import { ErrorDisplay } from '@portal/ui';
 
 describe('ErrorDisplay', () => {
   it("shows 'Error: ' and the server's message", () => {

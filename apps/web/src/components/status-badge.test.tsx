@@ -1,8 +1,8 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithStore } from '../test/render';
-import { StatusBadge } from './status-badge';
 import { sentenceCase } from '@portal/contract';
+import { StatusBadge } from '@portal/ui';
 
 describe('sentenceCase', () => {
   it('turns shouted or snake-case states into sentence case', () => {

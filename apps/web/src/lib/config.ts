@@ -3,8 +3,7 @@
  * needs to know about the vendor (brand name, documentation URL, sign-in options) comes from
  * GET /api/config at run time, so one build serves every deployment.
  */
-const ACCENTS = ['brand', 'blue', 'indigo', 'violet', 'grape', 'cyan', 'teal', 'green', 'orange'] as const;
-export type Accent = (typeof ACCENTS)[number];
+import { parseAccent, type Accent } from '@portal/ui';
 
 export interface WebConfig {
   /** PostHog project key; analytics go to a local no-op sink when absent. */
@@ -19,13 +18,10 @@ function text(value: unknown): string | null {
 }
 
 export function parseConfig(env: Record<string, unknown>): WebConfig {
-  const accent = text(env.VITE_ACCENT_COLOR) ?? 'brand';
-  if (!(ACCENTS as readonly string[]).includes(accent)) {
-    throw new Error(`VITE_ACCENT_COLOR must be one of ${ACCENTS.join(', ')} (got "${accent}")`);
-  }
+  const accent = parseAccent(text(env.VITE_ACCENT_COLOR));
   const host = text(env.VITE_POSTHOG_HOST) ?? 'https://us.i.posthog.com';
   if (!/^https?:\/\//.test(host)) throw new Error(`VITE_POSTHOG_HOST must be an http(s) URL (got "${host}")`);
-  return { posthogKey: text(env.VITE_POSTHOG_KEY), posthogHost: host, accent: accent as Accent };
+  return { posthogKey: text(env.VITE_POSTHOG_KEY), posthogHost: host, accent };
 }
 
 export const config: WebConfig = parseConfig(import.meta.env);

@@ -3,7 +3,7 @@ import { AppShell, Drawer } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { MOBILE_BREAKPOINT_PX } from '@portal/contract';
 import { Outlet, useLocation } from 'react-router';
-import classes from '@web/app/layouts/app-layout.module.css';
+import { shellClasses as classes } from '@portal/ui';
 import { SideNav } from './side-nav';
 import { TopBar } from './top-bar';
 

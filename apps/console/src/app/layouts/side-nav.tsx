@@ -1,7 +1,7 @@
 import { Box, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import { consoleMay } from '@portal/contract';
 import { Link, useLocation } from 'react-router';
-import classes from '@web/app/layouts/app-layout.module.css';
+import { shellClasses as classes } from '@portal/ui';
 import { useConsoleSelector } from '../../lib/hooks';
 import { NAV_GROUPS, type NavEntry } from './nav-entries';
 import { StaffBlock } from './staff-block';

@@ -1,7 +1,7 @@
 import { Avatar, Box, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronUp, IconLogout } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
-import classes from '@web/app/layouts/app-layout.module.css';
+import { shellClasses as classes } from '@portal/ui';
 import { endSession } from '../../features/auth/session';
 import { useConsoleDispatch, useConsoleSelector } from '../../lib/hooks';
 import { ROLE_LABEL } from '../../lib/roles';

@@ -1,8 +1,8 @@
 import { ActionIcon, Box, Burger, Group, Tooltip, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { IconMoon, IconSun } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { BrandLogo } from '@web/components/brand-logo';
 import { SearchBox } from '../../features/search/components/search-box';
+import { BrandLogo } from '@portal/ui';
 
 export interface TopBarProps {
   /** At or below the mobile breakpoint: the burger shows and the brand hides. */

@@ -1,7 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ada, fakeFetch, renderRoutes, userState } from '../../test/render';
+import { ada, renderRoutes, userState } from '../../test/render';
 import { DashboardPage } from './dashboard-page';
+import { fakeFetch } from '@portal/ui/test';
 
 describe('DashboardPage (composed)', () => {
   afterEach(() => vi.unstubAllGlobals());

@@ -1,8 +1,9 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ada, fakeFetch, LocationProbe, renderRoutes, userState, portalConfig } from '../../test/render';
+import { ada, LocationProbe, renderRoutes, userState, portalConfig } from '../../test/render';
 import { AppLayout } from './app-layout';
+import { fakeFetch } from '@portal/ui/test';
 
 const config = portalConfig;
 

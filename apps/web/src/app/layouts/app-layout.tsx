@@ -13,7 +13,7 @@ import { loginPathFor } from '../../lib/safe-path';
 import { modalBodies } from '../modal-bodies';
 import { SideMenu } from './side-menu';
 import { TopBar } from './top-bar';
-import classes from './app-layout.module.css';
+import { shellClasses as classes } from '@portal/ui';
 
 const NAVBAR_ID = 'portal-side-menu';
 const MAIN_ID = 'main-content';

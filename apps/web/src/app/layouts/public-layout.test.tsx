@@ -1,7 +1,8 @@
 import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ada, fakeFetch, LocationProbe, renderRoutes, userState, portalConfig } from '../../test/render';
+import { ada, LocationProbe, renderRoutes, userState, portalConfig } from '../../test/render';
 import { PublicLayout } from './public-layout';
+import { fakeFetch } from '@portal/ui/test';
 
 const routes = [
   { element: <PublicLayout />, children: [{ path: '/login', element: <p>Login form</p> }] },

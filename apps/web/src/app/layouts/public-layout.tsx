@@ -1,10 +1,10 @@
 import { Anchor, Text } from '@mantine/core';
 import { DEFAULT_LANDING } from '@portal/contract';
 import { Navigate, Outlet, useSearchParams } from 'react-router';
-import { CenteredPage } from '../../components/centered-page';
 import { useGetConfigQuery } from '../../lib/api';
 import { useAppSelector } from '../../lib/state/hooks';
 import { useSafePath } from '../../lib/safe-path';
+import { CenteredPage } from '@portal/ui';
 
 /**
  * Guest-only pages (/login, /signup): a centred logo above the content. Nothing while the

@@ -1,8 +1,9 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { COMING_SOON_BADGE, NO_NAME } from '@portal/contract';
-import { ada, fakeFetch, LocationProbe, renderRoutes, userState } from '../../test/render';
+import { ada, LocationProbe, renderRoutes, userState } from '../../test/render';
 import { SideMenu } from './side-menu';
+import { fakeFetch } from '@portal/ui/test';
 
 function renderMenu(profile = ada, activePage = 'Licenses') {
   return renderRoutes(

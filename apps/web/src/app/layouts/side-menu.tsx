@@ -6,7 +6,7 @@ import { UserAvatar } from '../../components/user-avatar';
 import { useAppDispatch, useAppSelector } from '../../lib/state/hooks';
 import { endSession } from '../../features/auth/session';
 import { MENU_GROUPS } from './menu-entries';
-import classes from './app-layout.module.css';
+import { shellClasses as classes } from '@portal/ui';
 
 /** The side menu: Dashboard and Settings groups, then the signed-in user and Sign out. */
 export function SideMenu() {

@@ -2,8 +2,9 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TEXT } from '@portal/contract';
-import { ada, fakeFetch, LocationProbe, renderRoutes, userState, portalConfig } from '../../test/render';
+import { ada, LocationProbe, renderRoutes, userState, portalConfig } from '../../test/render';
 import { TopBar } from './top-bar';
+import { fakeFetch } from '@portal/ui/test';
 
 const config = portalConfig;
 

@@ -3,10 +3,10 @@ import { ActionIcon, Burger, Group, Tooltip } from '@mantine/core';
 import { IconBook2 } from '@tabler/icons-react';
 import { TEXT, TOOLTIP_CLOSE_DELAY_MS, TOOLTIP_OPEN_DELAY_MS } from '@portal/contract';
 import { Link, Navigate } from 'react-router';
-import { BrandLogo } from '../../components/brand-logo';
 import { useGetConfigQuery } from '../../lib/api';
 import { useAppDispatch, useAppSelector } from '../../lib/state/hooks';
 import { toggleMobile } from '../../lib/state/menu-slice';
+import { BrandLogo } from '@portal/ui';
 
 export interface TopBarProps {
   /** Whether the viewport is at or below the mobile breakpoint (the burger is shown). */

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeStore } from '../../app/store';
 import { createNoopSink, setAnalyticsSink } from '../../lib/analytics';
-import { ada, fakeFetch } from '../../test/render';
+import { ada } from '../../test/render';
 import { isSessionUnreachable, loadSession } from './session';
+import { fakeFetch } from '@portal/ui/test';
 
 describe('loadSession', () => {
   beforeEach(() => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ValidateResponse, expiryLevel, isStale, usageLevel } from '@portal/contract';
-import { activateCommand, explainValidation, lastPage, pageSummary, validateCommand } from './license-display';
+import { activateCommand, explainValidation, validateCommand } from './license-display';
+import { lastPage, pageSummary } from '@portal/ui';
 
 const now = new Date('2030-01-10T12:00:00Z');
 const days = (n: number) => new Date(now.getTime() + n * 86_400_000).toISOString();

@@ -1,6 +1,5 @@
 import { plural, type ValidateResponse, formatDate } from '@portal/contract';
-
-export type Tone = 'ok' | 'warn' | 'danger' | 'neutral';
+import type { Tone } from '@portal/ui';
 
 export interface ValidationExplanation {
   /** A short heading, e.g. 'Valid'. */
@@ -84,15 +83,3 @@ export function validateCommand(origin: string, licenseKey: string): string {
 /** Rows per page (the API accepts any size up to PAGE_SIZE_MAX of the contract). */
 export const LICENSES_PAGE_SIZE = 10;
 export const NODES_PAGE_SIZE = 10;
-
-/** 'Showing 11–20 of 34 nodes'. */
-export function pageSummary(page: number, size: number, total: number, noun: [string, string]): string {
-  const word = total === 1 ? noun[0] : noun[1];
-  if (total === 0) return `No ${noun[1]}`;
-  const first = (page - 1) * size + 1;
-  const last = Math.min(total, page * size);
-  return first === 1 && last === total ? `${total} ${word}` : `Showing ${first}–${last} of ${total} ${word}`;
-}
-
-/** The last page that has rows (a page emptied by a release falls back to it). */
-export const lastPage = (total: number, size: number) => Math.max(1, Math.ceil(total / size));

@@ -9,8 +9,8 @@ import type {
   UserResponse,
 } from '@portal/contract';
 import { api } from '../../lib/api';
-import { errorBody } from '../../lib/api-error';
 import { signedOut } from '../../lib/state/user-slice';
+import { errorBody } from '@portal/ui';
 
 export interface ActivityArgs {
   page: number;

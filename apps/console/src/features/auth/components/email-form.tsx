@@ -2,10 +2,8 @@ import { useState } from 'react';
 import { Alert, Button, Divider, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconAlertCircle, IconBrandGoogle, IconMail } from '@tabler/icons-react';
 import { consolePath, ConsoleRequestLinkBodySchema, type ConsoleGoogleError } from '@portal/contract';
-import { ErrorDisplay } from '@web/components/error-display';
-import { useSchemaForm } from '@web/components/form/use-schema-form';
-import { LinkSent } from '@web/features/auth/components/link-sent';
 import { useAuthOptionsQuery, useRequestLinkMutation } from '../api';
+import { ErrorDisplay, useSchemaForm, LinkSent } from '@portal/ui';
 
 /** What the page says when sign-in with Google came back without a session (`/login?error=`). */
 export const GOOGLE_ERROR_MESSAGES: Record<ConsoleGoogleError, string> = {

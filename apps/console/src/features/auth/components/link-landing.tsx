@@ -3,11 +3,10 @@ import { Button, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconClockX, IconLinkOff, IconShieldCheck } from '@tabler/icons-react';
 import { LOGIN_LINK_TTL_MINUTES } from '@portal/contract';
 import { useNavigate } from 'react-router';
-import { ErrorDisplay } from '@web/components/error-display';
-import { errorStatus } from '@web/lib/api-error';
 import { useConsoleDispatch } from '../../../lib/hooks';
 import { signedIn } from '../../../lib/session-slice';
 import { useExchangeLinkMutation } from '../api';
+import { ErrorDisplay, errorStatus } from '@portal/ui';
 
 export interface LinkLandingProps {
   /** The secret of the e-mailed link (`/login?link=<id>`). */

@@ -1,10 +1,10 @@
 import { Text } from '@mantine/core';
 import { Navigate, useSearchParams } from 'react-router';
 import { CONSOLE_GOOGLE_ERRORS, type ConsoleGoogleError } from '@portal/contract';
-import { CenteredPage } from '@web/components/centered-page';
 import { useConsoleSelector } from '../../../lib/hooks';
 import { EmailForm } from './email-form';
 import { LinkLanding } from './link-landing';
+import { CenteredPage } from '@portal/ui';
 
 const isGoogleError = (v: string | null): v is ConsoleGoogleError =>
   (CONSOLE_GOOGLE_ERRORS as readonly string[]).includes(v ?? '');

@@ -1,11 +1,10 @@
 import { Button, Group, Modal, NumberInput, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { EXTEND_DAYS_MAX, QUANTITY_MAX, QUANTITY_MIN, REASON_MAX_LENGTH, formatMoney } from '@portal/contract';
-import { ErrorDisplay } from '@web/components/error-display';
-import { useSchemaForm } from '@web/components/form/use-schema-form';
 import { customersApi, type ActionRoute } from '../api';
 import { ACTION_COPY } from './action-copy';
 import { actionBody, bodySchema, type ActionValues } from './action-body';
+import { ErrorDisplay, useSchemaForm } from '@portal/ui';
 
 /** An action waiting for its reason: which one, on what. */
 export interface PendingAction {

@@ -1,9 +1,9 @@
 import { Badge, Group, Stack, Tabs, Text } from '@mantine/core';
 import { IconActivity } from '@tabler/icons-react';
 import { type ConsoleActivity, type StaffAuditEntry, formatDateTime, localizeDates } from '@portal/contract';
-import { SectionCard } from '@web/components/section-card';
 import { ShowMore } from '../../../components/show-more';
 import { actionLabel } from '../../../lib/audit-labels';
+import { SectionCard } from '@portal/ui';
 
 function ActivityEntry({ entry }: { entry: ConsoleActivity }) {
   return (

@@ -2,8 +2,6 @@ import { useEffect, useState } from 'react';
 import { Grid, SimpleGrid, Stack } from '@mantine/core';
 import { displayName } from '@portal/contract';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { ErrorDisplay } from '@web/components/error-display';
-import { errorStatus } from '@web/lib/api-error';
 import { PageFrame } from '../../../components/page-frame';
 import { ActionDialog, type PendingAction } from '../actions/action-dialog';
 import { useGetCustomerQuery } from '../api';
@@ -16,6 +14,7 @@ import { NodesSection } from './nodes-section';
 import { ProfileCard } from './profile-card';
 import { SignInsSection } from './sign-ins-section';
 import { SubscriptionsSection } from './subscriptions-section';
+import { ErrorDisplay, errorStatus } from '@portal/ui';
 
 /** /customers/:userId: everything about one customer, and what staff can do about it. */
 export default function CustomerPage() {

@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react';
 import { Table, type TableThProps, VisuallyHidden } from '@mantine/core';
 import type { Icon } from '@tabler/icons-react';
-import { EmptyState } from '@web/components/empty-state';
-import { SectionCard } from '@web/components/section-card';
+import { EmptyState, SectionCard } from '@portal/ui';
 
 export interface CustomerSectionProps {
   /** The anchor a search result opens (#licenses). */

@@ -1,6 +1,6 @@
 import { Grid, Paper, SimpleGrid, Skeleton, Stack } from '@mantine/core';
-import { SkeletonHeading, SkeletonRows } from '@web/components/skeletons';
 import { StatTileSkeleton } from '../../../components/stat-tile';
+import { SkeletonHeading, SkeletonRows } from '@portal/ui';
 
 function CardSkeleton({ rows }: { rows: number }) {
   return (

@@ -1,11 +1,11 @@
 import { Anchor, Table, Text } from '@mantine/core';
 import { IconReceiptRefund, IconWallet } from '@tabler/icons-react';
 import { type Invoice, invoiceBadge, formatDate, formatMoney } from '@portal/contract';
-import { StatusBadge } from '@web/components/status-badge';
 import { RowMenu } from '../../../components/row-menu';
 import { useMay } from '../../../lib/permissions';
 import type { PendingAction } from '../actions/action-dialog';
 import { SectionTable } from './customer-section';
+import { StatusBadge } from '@portal/ui';
 
 /** Invoices with money left to refund (a partly refunded one answers how much when asked for more). */
 const REFUNDABLE = new Set(['paid', 'partially_refunded']);

@@ -1,11 +1,11 @@
 import { Table, Text } from '@mantine/core';
 import { IconCalendarPlus, IconKey, IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
 import type { ConsoleLicense } from '@portal/contract';
-import { ExpiryText, LicenseKeyText, NodesUsage, StatusBadge } from '@web/features/licenses/components/license-bits';
 import { RowMenu } from '../../../components/row-menu';
 import { useMay } from '../../../lib/permissions';
 import type { PendingAction } from '../actions/action-dialog';
 import { CustomerSection, SectionTable } from './customer-section';
+import { ExpiryText, LicenseKeyText, NodesUsage, LicenseStatusBadge as StatusBadge } from '@portal/ui';
 
 /** The customer's licenses: key, status, node usage, expiry, where it comes from; license actions for support. */
 export function LicensesSection({ licenses, onAction }: { licenses: ConsoleLicense[]; onAction: (a: PendingAction) => void }) {

@@ -1,12 +1,11 @@
 import { Group, Table, Text, Tooltip } from '@mantine/core';
 import { IconPlugConnectedX, IconServer } from '@tabler/icons-react';
 import { NODE_STALE_AFTER_HOURS, type ConsoleNode, isStale, formatDate, formatDateTime, formatRelative } from '@portal/contract';
-import { StatusBadge } from '@web/components/status-badge';
-import { CopyIcon } from '@web/features/licenses/components/license-bits';
 import { RowMenu } from '../../../components/row-menu';
 import { useMay } from '../../../lib/permissions';
 import type { PendingAction } from '../actions/action-dialog';
 import { CustomerSection, SectionTable } from './customer-section';
+import { StatusBadge, CopyIcon } from '@portal/ui';
 
 /** Every activated node of the customer's licenses: which machine, since when, last seen, healthy or not. */
 export function NodesSection({ nodes, onAction }: { nodes: ConsoleNode[]; onAction: (a: PendingAction) => void }) {

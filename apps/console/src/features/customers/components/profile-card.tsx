@@ -2,10 +2,7 @@ import type { ReactNode } from 'react';
 import { Badge, Divider, Group, Stack, Text } from '@mantine/core';
 import { IconCreditCard, IconUser } from '@tabler/icons-react';
 import { cardBrandLabel, type ConsoleCustomer, cardExpired, expiryLabel, formatDate } from '@portal/contract';
-import { SectionCard } from '@web/components/section-card';
-import { StatusBadge } from '@web/components/status-badge';
-import { BrandIcon } from '@web/features/billing/components/brand-icon';
-import { CopyIcon } from '@web/features/licenses/components/license-bits';
+import { SectionCard, StatusBadge, BrandIcon, CopyIcon } from '@portal/ui';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (

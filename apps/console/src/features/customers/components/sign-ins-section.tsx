@@ -1,9 +1,8 @@
 import { Group, Stack, Text, Tooltip } from '@mantine/core';
 import { IconLogin2 } from '@tabler/icons-react';
 import { type ConsoleSignIn, formatDateTime, formatRelative } from '@portal/contract';
-import { SectionCard } from '@web/components/section-card';
-import { StatusBadge } from '@web/components/status-badge';
 import { ShowMore } from '../../../components/show-more';
+import { SectionCard, StatusBadge } from '@portal/ui';
 
 const METHOD: Record<string, string> = { link: 'E-mail link', email: 'E-mail link', google: 'Google' };
 

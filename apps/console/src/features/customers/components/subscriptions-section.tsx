@@ -1,8 +1,6 @@
 import { Group, Paper, Stack, Text } from '@mantine/core';
 import { IconCalendarX, IconCreditCardPay, IconPlayerStop, IconRepeat, IconRotateClockwise } from '@tabler/icons-react';
 import { intervalLabel, plural, type ConsoleSubscription, subscriptionState, formatDate, formatMoney } from '@portal/contract';
-import { StatusBadge } from '@web/components/status-badge';
-import { CopyIcon, LicenseKeyText } from '@web/features/licenses/components/license-bits';
 import { RowMenu } from '../../../components/row-menu';
 import { useMay } from '../../../lib/permissions';
 import { staffSubscriptionBadge } from '../../../lib/subscription-label';
@@ -10,6 +8,7 @@ import type { PendingAction } from '../actions/action-dialog';
 import { CustomerSection } from './customer-section';
 import { DunningFacts } from './dunning-facts';
 import { InvoicesTable } from './invoices-table';
+import { StatusBadge, CopyIcon, LicenseKeyText } from '@portal/ui';
 
 type OnAction = (a: PendingAction) => void;
 

@@ -1,10 +1,10 @@
 import { IconFileInvoice } from '@tabler/icons-react';
 import { type ConsoleInvoiceRow, invoiceBadge, formatDate, formatMoney } from '@portal/contract';
-import { StatusBadge } from '@web/components/status-badge';
 import { CustomerLink } from '../../../components/customer-link';
 import type { Column } from '../../../components/data-table';
 import { ListPage, type ListFilter } from '../../../components/list-page';
 import { useListInvoicesQuery } from '../api';
+import { StatusBadge } from '@portal/ui';
 
 const money = (amount: number, currency: string) => <span className="console-figure">{formatMoney(amount, currency)}</span>;
 

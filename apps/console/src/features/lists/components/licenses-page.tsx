@@ -1,11 +1,11 @@
 import { Text } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
 import { type ConsoleLicenseRow } from '@portal/contract';
-import { ExpiryText, LicenseKeyText, NodesUsage, StatusBadge } from '@web/features/licenses/components/license-bits';
 import { CustomerLink } from '../../../components/customer-link';
 import type { Column } from '../../../components/data-table';
 import { ListPage, type ListFilter } from '../../../components/list-page';
 import { useListLicensesQuery } from '../api';
+import { ExpiryText, LicenseKeyText, NodesUsage, LicenseStatusBadge as StatusBadge } from '@portal/ui';
 
 const COLUMNS: ReadonlyArray<Column<ConsoleLicenseRow>> = [
   { key: 'key', header: 'License key', cell: (r) => <LicenseKeyText licenseKey={r.licenseKey} />, skeleton: 220 },

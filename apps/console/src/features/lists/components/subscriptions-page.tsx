@@ -1,12 +1,12 @@
 import { Stack, Text } from '@mantine/core';
 import { IconRepeat } from '@tabler/icons-react';
 import { intervalLabel, type ConsoleSubscriptionRow, formatDate, formatMoney } from '@portal/contract';
-import { StatusBadge } from '@web/components/status-badge';
 import { CustomerLink } from '../../../components/customer-link';
 import type { Column } from '../../../components/data-table';
 import { ListPage, type ListFilter } from '../../../components/list-page';
 import { PAYMENT_FAILING, staffSubscriptionBadge } from '../../../lib/subscription-label';
 import { useListSubscriptionsQuery } from '../api';
+import { StatusBadge } from '@portal/ui';
 
 const COLUMNS: ReadonlyArray<Column<ConsoleSubscriptionRow>> = [
   { key: 'customer', header: 'Customer', cell: (r) => <CustomerLink userId={r.userId}>{r.email}</CustomerLink>, skeleton: 180 },

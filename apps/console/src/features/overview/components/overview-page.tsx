@@ -12,12 +12,12 @@ import {
   IconTrendingUp,
 } from '@tabler/icons-react';
 import { plural, type Overview, formatMoney } from '@portal/contract';
-import { ErrorDisplay } from '@web/components/error-display';
 import { PageFrame } from '../../../components/page-frame';
 import { StatTile, StatTileSkeleton, type StatTileProps } from '../../../components/stat-tile';
 import { useGetOverviewQuery } from '../api';
 import { monthOverMonth } from '../overview-display';
 import { OverviewCharts } from './overview-charts';
+import { ErrorDisplay } from '@portal/ui';
 
 const count = (n: number) => new Intl.NumberFormat().format(n);
 

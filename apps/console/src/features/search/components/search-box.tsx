@@ -4,10 +4,10 @@ import { useDebouncedValue, useWindowEvent } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { CONSOLE_SEARCH_MIN_LENGTH } from '@portal/contract';
 import { useNavigate } from 'react-router';
-import { errorMessage } from '@web/lib/api-error';
 import { useSearchQuery } from '../api';
 import { groupResults, resultPath } from '../search-groups';
 import { ResultOption } from './result-option';
+import { errorMessage } from '@portal/ui';
 
 /** Typing pauses this long before the search is sent: one request per pause, not per key. */
 export const SEARCH_DEBOUNCE_MS = 200;

@@ -3,13 +3,13 @@ import { Anchor, Button, Code, CopyButton, Group, Paper, SimpleGrid, Stack, Text
 import { IconCheck, IconCopy, IconDeviceMobile, IconFingerprint } from '@tabler/icons-react';
 import { startRegistration } from '@simplewebauthn/browser';
 import type { AddFactorResponse, TotpEnrollment } from '@portal/contract';
-import { ErrorDisplay } from '@web/components/error-display';
 import {
   useAddPasskeyMutation,
   useAddTotpMutation,
   useStartPasskeyRegistrationMutation,
   useStartTotpEnrollmentMutation,
 } from '../api';
+import { ErrorDisplay } from '@portal/ui';
 
 /** A browser's WebAuthn refusal (cancelled, timed out) in the error display's shape. */
 export const browserError = (e: unknown) => ({

@@ -2,12 +2,11 @@ import { useState } from 'react';
 import { Button, Divider, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconFingerprint } from '@tabler/icons-react';
 import { startAuthentication } from '@simplewebauthn/browser';
-import { CenteredPage } from '@web/components/centered-page';
-import { ErrorDisplay } from '@web/components/error-display';
 import { useConsoleDispatch, useConsoleSelector } from '../../../lib/hooks';
 import { signedIn } from '../../../lib/session-slice';
 import { useCheckCodeMutation, useCheckPasskeyMutation, useStartPasskeyCheckMutation } from '../api';
 import { browserError } from './add-factor';
+import { CenteredPage, ErrorDisplay } from '@portal/ui';
 
 /**
  * After the e-mailed link, a member with a second factor confirms it here before anything else:

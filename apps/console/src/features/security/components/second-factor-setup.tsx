@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Button, Paper, Stack, Text, Title } from '@mantine/core';
-import { CenteredPage } from '@web/components/centered-page';
 import { useConsoleSelector } from '../../../lib/hooks';
 import { ROLE_LABEL } from '../../../lib/roles';
 import { AddFactor } from './add-factor';
 import { RecoveryCodes } from './recovery-codes';
+import { CenteredPage } from '@portal/ui';
 
 /**
  * A member whose role requires a second factor and who has none adds one here, before anything

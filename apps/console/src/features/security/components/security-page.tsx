@@ -3,15 +3,12 @@ import { ActionIcon, Badge, Button, Group, Paper, Stack, Table, Text, Title, Too
 import { notifications } from '@mantine/notifications';
 import { IconDeviceMobile, IconFingerprint, IconTrash } from '@tabler/icons-react';
 import { type StaffFactor, formatDate, formatRelative } from '@portal/contract';
-import { ErrorDisplay } from '@web/components/error-display';
-import { SkeletonRows } from '@web/components/skeletons';
-import { TableCard } from '@web/components/table-card';
-import { errorMessage } from '@web/lib/api-error';
 import tableClasses from '../../../components/data-table.module.css';
 import { PageFrame } from '../../../components/page-frame';
 import { useListFactorsQuery, useRegenerateRecoveryCodesMutation, useRemoveFactorMutation } from '../api';
 import { AddFactor } from './add-factor';
 import { RecoveryCodes } from './recovery-codes';
+import { ErrorDisplay, SkeletonRows, TableCard, errorMessage } from '@portal/ui';
 
 const KIND = {
   passkey: { label: 'Passkey', icon: IconFingerprint },

@@ -1,10 +1,9 @@
 import { Button, Group, Modal, Radio, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { AddStaffBodySchema, REASON_MAX_LENGTH, STAFF_ROLES, type StaffRole } from '@portal/contract';
-import { ErrorDisplay } from '@web/components/error-display';
-import { useSchemaForm } from '@web/components/form/use-schema-form';
 import { ROLE_DESCRIPTION, ROLE_LABEL } from '../../../lib/roles';
 import { useAddStaffMutation } from '../api';
+import { ErrorDisplay, useSchemaForm } from '@portal/ui';
 
 /** Owners add a staff member: their address and role; they sign in with an e-mailed link. */
 export function AddStaffDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {

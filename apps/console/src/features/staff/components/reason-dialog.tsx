@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Button, Group, Modal, Stack, Textarea } from '@mantine/core';
 import { REASON_MAX_LENGTH } from '@portal/contract';
-import { ErrorDisplay } from '@web/components/error-display';
+import { ErrorDisplay } from '@portal/ui';
 
 export interface ReasonDialogProps {
   opened: boolean;

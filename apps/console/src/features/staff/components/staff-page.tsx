@@ -4,10 +4,6 @@ import { notifications } from '@mantine/notifications';
 import { IconShieldOff, IconTrash, IconUserPlus, IconUserShield } from '@tabler/icons-react';
 import { STAFF_ROLES, type StaffMember, type StaffRole, formatDate, formatRelative } from '@portal/contract';
 import { Navigate } from 'react-router';
-import { EmptyState } from '@web/components/empty-state';
-import { ErrorDisplay } from '@web/components/error-display';
-import { SkeletonRows } from '@web/components/skeletons';
-import { TableCard } from '@web/components/table-card';
 import tableClasses from '../../../components/data-table.module.css';
 import { PageFrame } from '../../../components/page-frame';
 import { useConsoleSelector } from '../../../lib/hooks';
@@ -17,6 +13,7 @@ import { useListStaffQuery, useResetStaffFactorsMutation, useUpdateStaffMutation
 import { AddStaffDialog } from './add-staff-dialog';
 import { ReasonDialog } from './reason-dialog';
 import { RemoveStaffDialog } from './remove-staff-dialog';
+import { EmptyState, ErrorDisplay, SkeletonRows, TableCard } from '@portal/ui';
 
 /** /staff (owners): who may use the console, with which role. */
 export default function StaffPage() {

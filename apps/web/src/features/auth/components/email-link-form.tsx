@@ -1,13 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Divider, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconMail } from '@tabler/icons-react';
-import { ErrorDisplay } from '../../../components/error-display';
 import { useGetConfigQuery } from '../../../lib/api';
 import { loadedSchemas, loadSchemas } from '../../../lib/lazy-schemas';
 import { safePath } from '../../../lib/safe-path';
 import { useRequestLinkMutation } from '../api';
 import { GoogleButton } from './google-button';
-import { LinkSent } from './link-sent';
+import { ErrorDisplay, LinkSent } from '@portal/ui';
 
 type Checked = { email: string; error: null } | { email: null; error: string };
 

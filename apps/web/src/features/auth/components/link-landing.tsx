@@ -2,12 +2,11 @@ import { Button, Center, Loader, Paper, Stack, Text, ThemeIcon, Title } from '@m
 import { IconClockX, IconLinkOff, IconLogin2 } from '@tabler/icons-react';
 import { DEFAULT_LANDING, LOGIN_LINK_TTL_MINUTES } from '@portal/contract';
 import { useNavigate } from 'react-router';
-import { ErrorDisplay } from '../../../components/error-display';
-import { errorStatus } from '../../../lib/api-error';
 import { useAppDispatch } from '../../../lib/state/hooks';
 import { safePath } from '../../../lib/safe-path';
 import { useGetLinkRecipientQuery, useRedeemLinkMutation } from '../api';
 import { startSession } from '../session';
+import { ErrorDisplay, errorStatus } from '@portal/ui';
 
 export interface LinkLandingProps {
   /** The secret from the e-mailed link (`/login?link=<id>`). */

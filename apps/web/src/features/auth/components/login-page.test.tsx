@@ -1,8 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeFetch, LocationProbe, renderRoutes, userState, portalConfig } from '../../../test/render';
+import { LocationProbe, renderRoutes, userState, portalConfig } from '../../../test/render';
 import { LoginPage } from './login-page';
+import { fakeFetch } from '@portal/ui/test';
 
 const config = portalConfig;
 const LINK = 'a'.repeat(43);

@@ -1,8 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeFetch, renderRoutes, userState, portalConfig } from '../../../test/render';
+import { renderRoutes, userState, portalConfig } from '../../../test/render';
 import { SignUpPage } from './signup-page';
+import { fakeFetch } from '@portal/ui/test';
 
 describe('SignUpPage', () => {
   afterEach(() => vi.unstubAllGlobals());

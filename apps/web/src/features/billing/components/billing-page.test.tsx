@@ -3,10 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Invoice, type PaymentMethod, type Subscription, formatDate } from '@portal/contract';
 import { aSubscription } from '../../../test/fixtures';
-import { ada, fakeFetch, renderRoutes, userState, portalConfig } from '../../../test/render';
+import { ada, renderRoutes, userState, portalConfig } from '../../../test/render';
 import { installStripeJsStandIn } from '../../../test/stripe-js-stand-in';
 import type * as StripeJs from '../stripe/stripe-js';
 import { BillingPage } from './billing-page';
+import { fakeFetch } from '@portal/ui/test';
 
 // Stripe.js comes from the stand-in (installed on window); a test can make its loading fail.
 const stripeLoad = vi.hoisted(() => ({ fail: false }));

@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Grid, Stack, Title } from '@mantine/core';
 import { type Subscription, subscriptionState } from '@portal/contract';
-import { ErrorDisplay } from '../../../components/error-display';
 import { PageFrame } from '../../../components/page-frame';
 import { PAGES } from '../../../lib/pages';
 import { api } from '../../../lib/api';
@@ -13,6 +12,7 @@ import { CheckoutCard } from './checkout-card';
 import { PayInvoiceDialog } from './pay-invoice-dialog';
 import { PaymentMethodsCard } from './payment-methods-card';
 import { SubscriptionCard } from './subscription-card';
+import { ErrorDisplay } from '@portal/ui';
 
 const AWAITING_POLL_MS = 3000;
 

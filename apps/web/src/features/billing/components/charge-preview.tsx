@@ -1,10 +1,9 @@
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import { Group, Paper, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { type PreviewChangeBody, formatDate, formatMoney } from '@portal/contract';
-import { ErrorDisplay } from '../../../components/error-display';
-import { errorMessage } from '../../../lib/api-error';
 import { usePreviewChangeQuery } from '../api';
 import { useSubmitErrorMessage } from './subscription-change-form';
+import { ErrorDisplay, errorMessage } from '@portal/ui';
 
 export interface ChargePreviewProps {
   subscriptionId: string;

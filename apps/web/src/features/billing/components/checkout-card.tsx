@@ -16,8 +16,6 @@ import {
   formatDate,
   formatMoney,
 } from '@portal/contract';
-import { ErrorDisplay } from '../../../components/error-display';
-import { useSchemaForm } from '../../../components/form/use-schema-form';
 import { api, useGetConfigQuery } from '../../../lib/api';
 import { useAppDispatch } from '../../../lib/state/hooks';
 import { setHighlight } from '../../../lib/state/license-slice';
@@ -28,6 +26,7 @@ import { newIdempotencyKey } from '../idempotency-key';
 import { QuantityInput } from './quantity-input';
 import { SectionHeader } from './section-header';
 import classes from './billing.module.css';
+import { ErrorDisplay, useSchemaForm } from '@portal/ui';
 
 const newKey = newIdempotencyKey;
 

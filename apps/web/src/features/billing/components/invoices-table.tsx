@@ -1,11 +1,10 @@
 import { useState } from 'react';
 import { Anchor, Group, Pagination, ScrollArea, Skeleton, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
-import { ErrorDisplay } from '../../../components/error-display';
-import { StatusBadge } from '../../../components/status-badge';
 import { useListInvoicesQuery } from '../api';
 import { useNarrow } from '../use-narrow';
 import { formatDate, formatMoney, invoiceBadge } from '@portal/contract';
+import { ErrorDisplay, StatusBadge } from '@portal/ui';
 
 /** Invoices per page under a subscription; the API answers them all, newest first. */
 export const INVOICES_PER_PAGE = 10;

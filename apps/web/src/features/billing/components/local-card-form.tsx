@@ -2,10 +2,7 @@ import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Alert, Button, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconCreditCard, IconInfoCircle, IconLock } from '@tabler/icons-react';
 import { cardBrand, cardBrandLabel, type PaymentMethod } from '@portal/contract';
-import { ErrorDisplay } from '../../../components/error-display';
-import { errorStatus } from '../../../lib/api-error';
 import { useConfirmLocalSetupMutation, useCreateSetupIntentMutation } from '../api';
-import { BrandIcon } from './brand-icon';
 import {
   caretAfterDigits,
   checkCardNumber,
@@ -17,6 +14,7 @@ import {
   formatExpiry,
   parseExpiry,
 } from '../card-input';
+import { ErrorDisplay, errorStatus, BrandIcon } from '@portal/ui';
 
 type Field = 'number' | 'expiry' | 'cvc';
 type Values = Record<Field, string>;

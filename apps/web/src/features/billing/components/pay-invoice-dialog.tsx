@@ -12,12 +12,12 @@ import {
   expiryLabel,
 } from '@portal/contract';
 import { useSearchParams } from 'react-router';
-import { ErrorDisplay } from '../../../components/error-display';
 import { setAddMethodVisible } from '../../../lib/state/billing-slice';
 import { useAppDispatch } from '../../../lib/state/hooks';
 import { usePayOpenInvoiceMutation } from '../api';
 import { PAY_PARAM } from '../billing-display';
 import { newIdempotencyKey } from '../idempotency-key';
+import { ErrorDisplay } from '@portal/ui';
 
 export interface PayInvoiceDialogProps {
   subscriptions: Subscription[];

@@ -4,8 +4,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type PaymentMethod, type Subscription, formatDate } from '@portal/contract';
 import { AppLayout } from '../../../app/layouts/app-layout';
 import { aSubscription } from '../../../test/fixtures';
-import { ada, fakeFetch, LocationProbe, portalConfig, renderRoutes, userState } from '../../../test/render';
+import { ada, LocationProbe, portalConfig, renderRoutes, userState } from '../../../test/render';
 import { BillingPage } from './billing-page';
+import { fakeFetch } from '@portal/ui/test';
 
 /** A failing payment on the customer's side: the banner of every signed-in page, the card's status, and paying the open invoice. */
 

@@ -3,15 +3,12 @@ import { ActionIcon, Button, Group, Modal, Paper, Stack, Text, Tooltip } from '@
 import { notifications } from '@mantine/notifications';
 import { IconCreditCard, IconPlus, IconTrash } from '@tabler/icons-react';
 import { cardBrandLabel, type PaymentMethod, cardExpired, expiryLabel } from '@portal/contract';
-import { EmptyState } from '../../../components/empty-state';
-import { ErrorDisplay } from '../../../components/error-display';
-import { StatusBadge } from '../../../components/status-badge';
 import { setAddMethodVisible } from '../../../lib/state/billing-slice';
 import { useAppDispatch } from '../../../lib/state/hooks';
 import { useRemovePaymentMethodMutation } from '../api';
 import { ItemSkeletons } from './billing-skeleton';
-import { BrandIcon } from './brand-icon';
 import { SectionHeader } from './section-header';
+import { EmptyState, ErrorDisplay, StatusBadge, BrandIcon } from '@portal/ui';
 
 export const cardName = (m: Pick<PaymentMethod, 'brand' | 'last4'>) => `${cardBrandLabel(m.brand)} ending in ${m.last4}`;
 

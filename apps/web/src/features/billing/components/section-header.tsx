@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { CardHeader } from '../../../components/card-header';
+import { CardHeader } from '@portal/ui';
 
 /** The heading of a card on the billing page: the app's one card header (title, a line under it, an action). */
 export function SectionHeader({

@@ -4,9 +4,9 @@ import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-
 import type { Appearance, Stripe } from '@stripe/stripe-js';
 import { IconLock } from '@tabler/icons-react';
 import type { PaymentMethod } from '@portal/contract';
-import { ErrorDisplay } from '../../../components/error-display';
 import { useCreateSetupIntentMutation, useLazyListPaymentMethodsQuery } from '../api';
 import { getStripe, STRIPE_UNAVAILABLE, stripeError } from '../stripe/stripe-js';
+import { ErrorDisplay } from '@portal/ui';
 
 export interface StripeCardFormProps {
   /** The saved card as the portal lists it, or null when the list does not show it yet. */

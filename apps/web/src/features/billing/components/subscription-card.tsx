@@ -33,13 +33,13 @@ import {
 } from '@portal/contract';
 import { Link, useSearchParams } from 'react-router';
 import { intervalLabel, plural } from '@portal/contract';
-import { StatusBadge } from '../../../components/status-badge';
 import { PAGES } from '../../../lib/pages';
 import { useAppDispatch } from '../../../lib/state/hooks';
 import { showModal } from '../../../lib/state/menu-slice';
 import { PAY_PARAM, toModalProps } from '../billing-display';
 import { useNarrow } from '../use-narrow';
 import { InvoicesTable } from './invoices-table';
+import { StatusBadge } from '@portal/ui';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (

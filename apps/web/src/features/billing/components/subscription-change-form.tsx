@@ -2,13 +2,11 @@ import { createContext, useContext, useRef, useState, type ReactNode } from 'rea
 import { Alert, Button, Group, Loader, Stack } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { ConfirmationSchema, TEXT } from '@portal/contract';
-import { ErrorDisplay } from '../../../components/error-display';
 import { ConfirmPhraseField } from '../../../components/form/confirm-phrase-field';
-import { useSchemaForm } from '../../../components/form/use-schema-form';
 import { useModalBusy, useOnModalClose } from '../../../components/modal-host';
 import { track, type AnalyticsProps } from '../../../lib/analytics';
-import { errorMessage } from '../../../lib/api-error';
 import { reloadPage } from '../reload-page';
+import { ErrorDisplay, useSchemaForm, errorMessage } from '@portal/ui';
 
 /** The analytics `type` of each change, sent with 'subscription_changed' and 'subscription_change_cancelled'. */
 export type ChangeType = 'quantity' | 'billing_period' | 'cancel' | 'reactivate';

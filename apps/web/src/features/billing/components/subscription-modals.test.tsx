@@ -5,13 +5,14 @@ import { MODAL_TITLES, TEXT, type ModalId, type Subscription } from '@portal/con
 import { ModalHost } from '../../../components/modal-host';
 import { createNoopSink, setAnalyticsSink } from '../../../lib/analytics';
 import { showModal } from '../../../lib/state/menu-slice';
-import { fakeFetch, renderWithStore } from '../../../test/render';
+import { renderWithStore } from '../../../test/render';
 import { toModalProps } from '../billing-display';
 import { reloadPage } from '../reload-page';
 import { CancelSubscriptionModal } from './cancel-subscription-modal';
 import { ChangeQuantityModal } from './change-quantity-modal';
 import { ReactivateSubscriptionModal } from './reactivate-subscription-modal';
 import { UpdateBillingPeriodModal } from './update-billing-period-modal';
+import { fakeFetch } from '@portal/ui/test';
 
 vi.mock('../reload-page', () => ({ reloadPage: vi.fn() }));
 

@@ -1,7 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import { Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
-import { CardHeader, CardHeaderLink } from '../../../components/card-header';
-import { ErrorDisplay } from '../../../components/error-display';
+import { CardHeader, CardHeaderLink, ErrorDisplay } from '@portal/ui';
 
 /** One read of another feature, as the page that composes the dashboard hands it over. */
 export interface Loadable<T> {

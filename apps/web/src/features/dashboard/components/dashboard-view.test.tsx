@@ -2,8 +2,9 @@ import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DownloadInfo, LicenseSummary, PaymentMethod, Subscription, SupportInfo } from '@portal/contract';
 import { aSubscription } from '../../../test/fixtures';
-import { ada, fakeFetch, renderRoutes, userState } from '../../../test/render';
+import { ada, renderRoutes, userState } from '../../../test/render';
 import { DashboardView, type DashboardViewProps, type Loadable } from './dashboard-view';
+import { fakeFetch } from '@portal/ui/test';
 
 const DAY = 86_400_000;
 const inDays = (d: number) => new Date(Date.now() + d * DAY).toISOString();

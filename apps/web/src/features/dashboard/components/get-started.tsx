@@ -2,10 +2,9 @@ import { useId } from 'react';
 import { Button, Group, Paper, SimpleGrid, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconArrowRight, IconCheck, IconRocket } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { CardHeader } from '../../../components/card-header';
-import { StatusBadge } from '../../../components/status-badge';
 import { PAGES } from '../../../lib/pages';
 import type { NextStep, StepId } from '../dashboard-logic';
+import { CardHeader, StatusBadge } from '@portal/ui';
 
 const STEPS: Record<StepId, { title: string; text: string; action: string; to: string; doneText: string }> = {
   subscribe: {

@@ -2,9 +2,9 @@ import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { IconArrowRight, IconDisc, IconLifebuoy } from '@tabler/icons-react';
 import { type DownloadInfo, type SupportInfo, formatBytes } from '@portal/contract';
 import { Link } from 'react-router';
-import { errorMessage, errorStatus } from '../../../lib/api-error';
 import { PAGES } from '../../../lib/pages';
 import { DashboardCard, LoadableBody, type Loadable } from './dashboard-card';
+import { errorMessage, errorStatus } from '@portal/ui';
 
 const ICON = { size: 18, stroke: 1.7 } as const;
 

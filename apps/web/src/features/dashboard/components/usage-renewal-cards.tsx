@@ -12,10 +12,10 @@ import {
 } from '@portal/contract';
 import { Link } from 'react-router';
 import { intervalLabel, PAYMENT_FAILING_LABEL, plural } from '@portal/contract';
-import { StatusBadge } from '../../../components/status-badge';
 import { PAGES } from '../../../lib/pages';
 import { currentSubscriptions, renewalAmount } from '../dashboard-logic';
 import { DashboardCard, Figure, LoadableBody, type Loadable } from './dashboard-card';
+import { StatusBadge } from '@portal/ui';
 
 const ICON = { size: 18, stroke: 1.7 } as const;
 

@@ -2,8 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DownloadInfo } from '@portal/contract';
-import { ada, fakeFetch, renderRoutes, userState } from '../../../test/render';
+import { ada, renderRoutes, userState } from '../../../test/render';
 import { DownloadIsoPage } from './download-iso-page';
+import { fakeFetch } from '@portal/ui/test';
 
 const SHA = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
 

@@ -3,19 +3,24 @@ import { Anchor, Button, Code, DataList, Group, List, Paper, Skeleton, Stack, Te
 import { IconDisc, IconDownload, IconExternalLink, IconListCheck, IconRefresh, IconTerminal2 } from '@tabler/icons-react';
 import { type DownloadInfo, formatBytes, formatDateTime, formatRelative } from '@portal/contract';
 import { Link } from 'react-router';
-import { EmptyState } from '../../../components/empty-state';
-import { CardHeader } from '../../../components/card-header';
-import { ErrorDisplay } from '../../../components/error-display';
 import { PageFrame } from '../../../components/page-frame';
-import { SectionCard } from '../../../components/section-card';
-import { SkeletonCard, SkeletonHeading, SkeletonRows } from '../../../components/skeletons';
-import { StatusBadge } from '../../../components/status-badge';
-import { errorMessage, errorStatus } from '../../../lib/api-error';
 import { PAGES } from '../../../lib/pages';
 import { useGetDownloadQuery, useLazyGetDownloadQuery } from '../api';
 import { latestLink, refreshDelay, terminalCommands } from '../download-display';
 import { CopyAction } from './copy-action';
 import classes from './downloads.module.css';
+import {
+  EmptyState,
+  CardHeader,
+  ErrorDisplay,
+  SectionCard,
+  SkeletonCard,
+  SkeletonHeading,
+  SkeletonRows,
+  StatusBadge,
+  errorMessage,
+  errorStatus,
+} from '@portal/ui';
 
 /** However often a link expires (a skewed clock, say), refresh it by itself at most this often. */
 const MIN_AUTO_REFRESH_GAP_MS = 30_000;

@@ -2,11 +2,10 @@ import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { ActivateBodySchema, plural } from '@portal/contract';
-import { ErrorDisplay } from '../../../components/error-display';
 import { FieldGrid } from '../../../components/form/field-grid';
 import { track } from '../../../lib/analytics';
-import { errorBody } from '../../../lib/api-error';
 import { useActivateLicenseMutation } from '../api';
+import { ErrorDisplay, errorBody } from '@portal/ui';
 
 type Values = { fingerprint: string; hostname: string };
 type FieldErrors = Partial<Record<keyof Values, string>>;

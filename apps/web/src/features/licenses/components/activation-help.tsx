@@ -2,8 +2,8 @@ import { Accordion, Anchor, Code, Group, Stack, Text } from '@mantine/core';
 import { IconTerminal2 } from '@tabler/icons-react';
 import { SIGNATURE_HEADER } from '@portal/contract';
 import { activateCommand, validateCommand } from '../license-display';
-import { CopyIcon } from './license-bits';
 import classes from './licenses.module.css';
+import { CopyIcon } from '@portal/ui';
 
 function Command({ label, command }: { label: string; command: string }) {
   return (

@@ -4,15 +4,14 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertCircle, IconFileDownload, IconPlus, IconShieldCheck } from '@tabler/icons-react';
 import { type License, formatDate } from '@portal/contract';
 import { Link } from 'react-router';
-import { ErrorDisplay } from '../../../components/error-display';
 import { track } from '../../../lib/analytics';
 import { PAGES } from '../../../lib/pages';
 import { useDownloadLicenseFileMutation } from '../api';
 import { ActivateNodeForm } from './activate-node-form';
 import { ActivationHelp } from './activation-help';
-import { ExpiryText, LicenseKeyText, NodesUsage, StatusBadge } from './license-bits';
 import { NodesSection } from './nodes-table';
 import { ValidatePanel } from './validate-panel';
+import { ErrorDisplay, ExpiryText, LicenseKeyText, NodesUsage, LicenseStatusBadge as StatusBadge } from '@portal/ui';
 
 type Panel = 'activate' | 'validate' | null;
 

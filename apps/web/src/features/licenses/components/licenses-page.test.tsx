@@ -3,8 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { licenseKeyCheckCharacter, type License, type LicenseNode, formatDate } from '@portal/contract';
 import { setAnalyticsSink, type AnalyticsCall } from '../../../lib/analytics';
-import { ada, fakeFetch, LocationProbe, renderRoutes, userState } from '../../../test/render';
+import { ada, LocationProbe, renderRoutes, userState } from '../../../test/render';
 import { LicensesPage } from './licenses-page';
+import { fakeFetch } from '@portal/ui/test';
 
 /** Valid keys (shape and check character), so ?highlight= accepts them. */
 function validKey(seed: string): string {

@@ -4,17 +4,15 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconCreditCard, IconKey } from '@tabler/icons-react';
 import { LicenseKeySchema, type License } from '@portal/contract';
 import { Link, useSearchParams } from 'react-router';
-import { EmptyState } from '../../../components/empty-state';
-import { ErrorDisplay } from '../../../components/error-display';
 import { PageFrame } from '../../../components/page-frame';
 import { PAGES } from '../../../lib/pages';
 import { useAppDispatch, useAppSelector } from '../../../lib/state/hooks';
 import { setHighlight } from '../../../lib/state/license-slice';
 import { useListLicensesQuery } from '../api';
-import { lastPage, LICENSES_PAGE_SIZE } from '../license-display';
-import { ListFooter } from './license-bits';
+import { LICENSES_PAGE_SIZE } from '../license-display';
 import { LicenseDrawer } from './license-drawer';
 import { LicensesTable, LicensesTableSkeleton } from './licenses-table';
+import { EmptyState, ErrorDisplay, lastPage, ListFooter } from '@portal/ui';
 
 /** Phones (below Mantine's `sm`, 768 px) get cards instead of tables and a full-width drawer. */
 const COMPACT_QUERY = '(max-width: 47.99em)';

@@ -2,9 +2,8 @@ import type { Ref } from 'react';
 import { Button, Group, Paper, Skeleton, Stack, Table, VisuallyHidden } from '@mantine/core';
 import { IconChevronRight } from '@tabler/icons-react';
 import type { License } from '@portal/contract';
-import { TableCard } from '../../../components/table-card';
-import { ExpiryText, LicenseKeyText, NodesUsage, StatusBadge } from './license-bits';
 import classes from './licenses.module.css';
+import { TableCard, ExpiryText, LicenseKeyText, NodesUsage, LicenseStatusBadge as StatusBadge } from '@portal/ui';
 
 export interface LicensesTableProps {
   licenses: License[];

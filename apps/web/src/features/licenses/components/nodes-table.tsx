@@ -2,14 +2,11 @@ import { useEffect, useState } from 'react';
 import { Button, Group, Paper, Skeleton, Stack, Table, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconServer2, IconTrash } from '@tabler/icons-react';
 import { NODE_STALE_AFTER_HOURS, type LicenseNode, formatDate, formatDateTime, formatRelative, isStale } from '@portal/contract';
-import { EmptyState } from '../../../components/empty-state';
-import { ErrorDisplay } from '../../../components/error-display';
-import { TableCard } from '../../../components/table-card';
 import { useListNodesQuery } from '../api';
-import { lastPage, NODES_PAGE_SIZE } from '../license-display';
-import { CopyIcon, ListFooter, ToneBadge, ToneText } from './license-bits';
+import { NODES_PAGE_SIZE } from '../license-display';
 import { nodeName, ReleaseNodeModal } from './release-node-modal';
 import classes from './licenses.module.css';
+import { EmptyState, ErrorDisplay, TableCard, lastPage, CopyIcon, ListFooter, ToneBadge, ToneText } from '@portal/ui';
 
 /**
  * The time of this render; a render every minute keeps 'last seen' and 'stale' true while the

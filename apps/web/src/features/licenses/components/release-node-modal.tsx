@@ -1,10 +1,9 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { LicenseNode } from '@portal/contract';
-import { ErrorDisplay } from '../../../components/error-display';
 import { track } from '../../../lib/analytics';
 import { useReleaseNodeMutation } from '../api';
-import classes from './licenses.module.css';
+import { ErrorDisplay, licenseTextClasses } from '@portal/ui';
 
 export interface ReleaseNodeModalProps {
   licenseKey: string;
@@ -52,7 +51,7 @@ export function ReleaseNodeModal({ licenseKey, node, opened, onClose }: ReleaseN
               {node.hostname || 'This node'}
             </Text>{' '}
             (fingerprint{' '}
-            <Text component="span" inherit className={classes.key}>
+            <Text component="span" inherit className={licenseTextClasses.key}>
               {node.fingerprint}
             </Text>
             ) frees its slot on this license at once.

@@ -2,11 +2,10 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconCircleX, IconInfoCircle } from '@tabler/icons-react';
 import { FingerprintSchema, formatDateTime } from '@portal/contract';
-import { ErrorDisplay } from '../../../components/error-display';
 import { track } from '../../../lib/analytics';
 import { useValidateLicenseMutation } from '../api';
-import { explainValidation, TONE_COLOR, type Tone } from '../license-display';
-import classes from './licenses.module.css';
+import { explainValidation, TONE_COLOR } from '../license-display';
+import { ErrorDisplay, licenseTextClasses, type Tone } from '@portal/ui';
 
 const TONE_ICON: Record<Tone, typeof IconCircleCheck> = {
   ok: IconCircleCheck,
@@ -77,7 +76,7 @@ export function ValidatePanel({ licenseKey, onClose }: { licenseKey: string; onC
                 color={TONE_COLOR[answer.tone]}
                 icon={<Icon size={18} />}
                 title={
-                  <span className={classes.tone} data-tone={answer.tone}>
+                  <span className={licenseTextClasses.tone} data-tone={answer.tone}>
                     {answer.title}
                   </span>
                 }
@@ -89,7 +88,7 @@ export function ValidatePanel({ licenseKey, onClose }: { licenseKey: string; onC
                     {checked ? (
                       <>
                         {' '}
-                        for fingerprint <span className={classes.key}>{checked}</span>
+                        for fingerprint <span className={licenseTextClasses.key}>{checked}</span>
                       </>
                     ) : null}
                   </Text>

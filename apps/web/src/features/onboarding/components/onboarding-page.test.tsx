@@ -1,8 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ada, fakeFetch, LocationProbe, renderRoutes, userState, portalConfig } from '../../../test/render';
+import { ada, LocationProbe, renderRoutes, userState, portalConfig } from '../../../test/render';
 import { OnboardingPage } from './onboarding-page';
+import { fakeFetch } from '@portal/ui/test';
 
 const newcomer = { ...ada, fname: '', lname: '', company: null, onboarded: false };
 

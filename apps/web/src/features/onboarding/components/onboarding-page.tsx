@@ -2,15 +2,13 @@ import { Anchor, Button, Paper, Stack, Text, TextInput, ThemeIcon, Title } from 
 import { IconSparkles } from '@tabler/icons-react';
 import { DEFAULT_LANDING, OnboardingBodySchema } from '@portal/contract';
 import { useNavigate } from 'react-router';
-import { CenteredPage } from '../../../components/centered-page';
-import { ErrorDisplay } from '../../../components/error-display';
 import { FieldGrid } from '../../../components/form/field-grid';
-import { useSchemaForm } from '../../../components/form/use-schema-form';
 import { identifyUser } from '../../../lib/analytics';
 import { useGetConfigQuery } from '../../../lib/api';
 import { useAppDispatch, useAppSelector } from '../../../lib/state/hooks';
 import { profileUpdated } from '../../../lib/state/user-slice';
 import { useCompleteOnboardingMutation } from '../api';
+import { CenteredPage, ErrorDisplay, useSchemaForm } from '@portal/ui';
 
 /** /onboarding: the one step between the first sign-in and the portal. */
 export function OnboardingPage() {

@@ -2,8 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuditEvent, Page } from '@portal/contract';
-import { ada, fakeFetch, renderRoutes, userState } from '../../../test/render';
+import { ada, renderRoutes, userState } from '../../../test/render';
 import { ActivityLog } from './activity-log';
+import { fakeFetch } from '@portal/ui/test';
 
 const at = new Date(Date.now() - 5 * 60_000).toISOString();
 const page: Page<AuditEvent> = {

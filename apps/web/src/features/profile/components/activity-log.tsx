@@ -13,11 +13,8 @@ import {
   type Icon,
 } from '@tabler/icons-react';
 import { type AuditEvent, formatDateTime, formatRelative, localizeDates } from '@portal/contract';
-import { SectionCard } from '../../../components/section-card';
-import { SkeletonRows } from '../../../components/skeletons';
-import { EmptyState } from '../../../components/empty-state';
-import { ErrorDisplay } from '../../../components/error-display';
 import { useListActivityQuery } from '../api';
+import { SectionCard, SkeletonRows, EmptyState, ErrorDisplay } from '@portal/ui';
 
 export const ACTIVITY_PAGE_SIZE = 10;
 

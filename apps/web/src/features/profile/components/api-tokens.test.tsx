@@ -3,8 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { Notifications, notifications } from '@mantine/notifications';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApiToken } from '@portal/contract';
-import { ada, fakeFetch, renderRoutes, userState } from '../../../test/render';
+import { ada, renderRoutes, userState } from '../../../test/render';
 import { ApiTokens, lastUsedText } from './api-tokens';
+import { fakeFetch } from '@portal/ui/test';
 
 const token: ApiToken = {
   id: '5a0f0c52-1111-4a4a-8a8a-000000000001',

@@ -3,12 +3,9 @@ import { Badge, Button, Group, Modal, Paper, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconApi, IconPlus, IconTrash } from '@tabler/icons-react';
 import { API_TOKEN_LIMIT, type ApiToken, formatDate, formatDateTime, formatRelative } from '@portal/contract';
-import { EmptyState } from '../../../components/empty-state';
-import { ErrorDisplay } from '../../../components/error-display';
-import { SectionCard } from '../../../components/section-card';
-import { SkeletonRows } from '../../../components/skeletons';
 import { useListApiTokensQuery, useRevokeApiTokenMutation } from '../api';
 import { CreateApiTokenDialog } from './create-api-token-dialog';
+import { EmptyState, ErrorDisplay, SectionCard, SkeletonRows } from '@portal/ui';
 
 /** Personal API tokens: what exists, when each was last used, a new one, and revocation. */
 export function ApiTokens() {

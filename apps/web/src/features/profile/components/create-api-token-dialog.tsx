@@ -9,9 +9,8 @@ import {
   CreateApiTokenBodySchema,
   type CreatedApiToken,
 } from '@portal/contract';
-import { ErrorDisplay } from '../../../components/error-display';
-import { useSchemaForm } from '../../../components/form/use-schema-form';
 import { useCreateApiTokenMutation } from '../api';
+import { ErrorDisplay, useSchemaForm } from '@portal/ui';
 
 type Values = { name: string; scopes: string[]; expiry: string };
 const INITIAL: Values = { name: '', scopes: [], expiry: '90' };

@@ -4,17 +4,15 @@ import { notifications } from '@mantine/notifications';
 import { IconLock, IconTrash } from '@tabler/icons-react';
 import { ConfirmationSchema, RECENT_SIGN_IN_MINUTES } from '@portal/contract';
 import { useNavigate } from 'react-router';
-import { ErrorDisplay } from '../../../components/error-display';
 import { ConfirmPhraseField } from '../../../components/form/confirm-phrase-field';
-import { useSchemaForm } from '../../../components/form/use-schema-form';
 import { resetAnalytics } from '../../../lib/analytics';
 import { api } from '../../../lib/api';
-import { errorBody } from '../../../lib/api-error';
 import { PAGES } from '../../../lib/pages';
 import { loginPathFor } from '../../../lib/safe-path';
 import { useAppDispatch } from '../../../lib/state/hooks';
 import { signedOut } from '../../../lib/state/user-slice';
 import { useDeleteAccountMutation, useSignOutToConfirmMutation } from '../api';
+import { ErrorDisplay, useSchemaForm, errorBody } from '@portal/ui';
 
 export const ACCOUNT_DELETED_MESSAGE = 'Your account was deleted';
 export const SIGN_IN_AGAIN_TITLE = 'For your security, sign in again to confirm';

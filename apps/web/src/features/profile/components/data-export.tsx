@@ -1,8 +1,7 @@
 import { Button, Group } from '@mantine/core';
 import { IconDatabaseExport, IconDownload } from '@tabler/icons-react';
-import { SectionCard } from '../../../components/section-card';
-import { ErrorDisplay } from '../../../components/error-display';
 import { useExportDataMutation } from '../api';
+import { SectionCard, ErrorDisplay } from '@portal/ui';
 
 /** Hands a text to the browser as a file download. */
 export function saveFile(filename: string, text: string, type = 'application/json'): void {

@@ -2,13 +2,12 @@ import { Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/co
 import { notifications } from '@mantine/notifications';
 import { IconCheck } from '@tabler/icons-react';
 import { displayName, UpdateProfileBodySchema, type SessionUser, type UpdateProfileBody } from '@portal/contract';
-import { ErrorDisplay } from '../../../components/error-display';
 import { FieldGrid } from '../../../components/form/field-grid';
-import { useSchemaForm } from '../../../components/form/use-schema-form';
 import { UserAvatar } from '../../../components/user-avatar';
 import { useAppDispatch } from '../../../lib/state/hooks';
 import { profileUpdated } from '../../../lib/state/user-slice';
 import { useUpdateProfileMutation } from '../api';
+import { ErrorDisplay, useSchemaForm } from '@portal/ui';
 
 type Values = Required<UpdateProfileBody>;
 const valuesOf = (user: SessionUser): Values => ({ fname: user.fname, lname: user.lname, company: user.company ?? '' });

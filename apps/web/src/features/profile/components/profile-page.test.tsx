@@ -3,8 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { Notifications, notifications } from '@mantine/notifications';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TEXT, type AuditEvent, type Page } from '@portal/contract';
-import { ada, fakeFetch, LocationProbe, renderRoutes, userState } from '../../../test/render';
+import { ada, LocationProbe, renderRoutes, userState } from '../../../test/render';
 import { ProfilePage } from './profile-page';
+import { fakeFetch } from '@portal/ui/test';
 
 const noActivity: Page<AuditEvent> = { items: [], page: 1, size: 10, total: 0 };
 

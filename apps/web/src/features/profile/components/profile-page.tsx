@@ -1,6 +1,5 @@
 import { useRef } from 'react';
 import { PageFrame } from '../../../components/page-frame';
-import { SkeletonCard, SkeletonHeading, SkeletonRows } from '../../../components/skeletons';
 import { PAGES } from '../../../lib/pages';
 import { useAppSelector } from '../../../lib/state/hooks';
 import { useListActivityQuery } from '../api';
@@ -9,6 +8,7 @@ import { ApiTokens } from './api-tokens';
 import { DangerZone } from './danger-zone';
 import { DataExport } from './data-export';
 import { ProfileDetails } from './profile-details';
+import { SkeletonCard, SkeletonHeading, SkeletonRows } from '@portal/ui';
 
 /** Where the activity log and the cards under it will be, while its first page loads. */
 function RestSkeleton() {

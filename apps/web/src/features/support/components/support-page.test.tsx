@@ -2,8 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SupportInfo } from '@portal/contract';
-import { ada, fakeFetch, renderRoutes, userState } from '../../../test/render';
+import { ada, renderRoutes, userState } from '../../../test/render';
 import { channelHref, SupportPage } from './support-page';
+import { fakeFetch } from '@portal/ui/test';
 
 const links = [
   { label: 'Documentation', url: 'https://docs.example.com' },

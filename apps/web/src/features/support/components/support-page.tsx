@@ -15,13 +15,10 @@ import {
 } from '@tabler/icons-react';
 import { type SupportInfo, type StatusTone } from '@portal/contract';
 import { Link } from 'react-router';
-import { CardHeader } from '../../../components/card-header';
-import { ErrorDisplay } from '../../../components/error-display';
 import { PageFrame } from '../../../components/page-frame';
-import { SectionCard } from '../../../components/section-card';
-import { StatusBadge } from '../../../components/status-badge';
 import { PAGES } from '../../../lib/pages';
 import { useGetSupportInfoQuery } from '../api';
+import { CardHeader, ErrorDisplay, SectionCard, StatusBadge } from '@portal/ui';
 
 type Channel = SupportInfo['channels'][number];
 

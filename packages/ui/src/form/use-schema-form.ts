@@ -2,8 +2,8 @@ import { useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react
 import { useForm, type FormErrors, type UseFormReturnType } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import type { z } from 'zod';
-import { errorBody } from '../../lib/api-error';
-import { issuesByField } from '../../lib/field-errors';
+import { errorBody } from '../api-error';
+import { issuesByField } from '../field-errors';
 
 export interface SchemaFormOptions<Values extends Record<string, unknown>, Schema extends z.ZodType> {
   /** The contract's schema of what the form sends; its messages are the fields' messages. */

@@ -1,8 +1,8 @@
 import { Button, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconMailCheck } from '@tabler/icons-react';
 import { LOGIN_LINK_TTL_MINUTES } from '@portal/contract';
-import { ErrorDisplay } from '../../../components/error-display';
-import { useFocusOnArrival } from '../../../components/use-focus-on-arrival';
+import { ErrorDisplay } from './error-display';
+import { useFocusOnArrival } from './use-focus-on-arrival';
 
 export interface LinkSentProps {
   email: string;

@@ -12,8 +12,22 @@ import {
   USAGE_COLOR,
   usageLevel,
 } from '@portal/contract';
-import { lastPage, pageSummary, type Tone } from '../license-display';
-import classes from './licenses.module.css';
+import classes from './license-bits.module.css';
+
+/** A tone of text by meaning (license states, validation answers). */
+export type Tone = 'ok' | 'warn' | 'danger' | 'neutral';
+
+/** 'Showing 11–20 of 34 nodes'. */
+export function pageSummary(page: number, size: number, total: number, noun: [string, string]): string {
+  const word = total === 1 ? noun[0] : noun[1];
+  if (total === 0) return `No ${noun[1]}`;
+  const first = (page - 1) * size + 1;
+  const last = Math.min(total, page * size);
+  return first === 1 && last === total ? `${total} ${word}` : `Showing ${first}–${last} of ${total} ${word}`;
+}
+
+/** The last page that has rows (a page emptied by a release falls back to it). */
+export const lastPage = (total: number, size: number) => Math.max(1, Math.ceil(total / size));
 
 /** Text in a status colour (by meaning), dark enough to read in both schemes. */
 export function ToneText({ tone, children, ...rest }: TextProps & { tone: Tone | null; children: ReactNode }) {
@@ -35,7 +49,7 @@ export function ToneBadge({ tone, color, children }: { tone: Tone; color: string
 
 const STATUS_TONE: Record<License['status'], Tone> = { active: 'ok', expired: 'danger', suspended: 'neutral' };
 
-export function StatusBadge({ status }: { status: License['status'] }) {
+export function LicenseStatusBadge({ status }: { status: License['status'] }) {
   const { label, color } = STATUS_BADGE[status];
   return (
     <ToneBadge tone={STATUS_TONE[status]} color={color}>

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Text } from '@mantine/core';
 import { IconAlertCircle, IconRefresh } from '@tabler/icons-react';
-import { errorMessage } from '../lib/api-error';
+import { errorMessage } from './api-error';
 
 export interface ErrorDisplayProps {
   /** The `error` of an RTK Query hook result; nothing is shown when it is undefined or null. */

@@ -1,0 +1,64 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import type { Plugin } from 'vite';
+
+// The build steps both apps share: Brotli and gzip copies beside every asset, the font preload.
+
+/** Text files worth compressing (fonts and images are compressed formats already). */
+const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|webmanifest)$/;
+
+/**
+ * Writes a Brotli (.br, best quality) and a gzip (.gz) copy beside every compressible file of the
+ * build, once: the server sends them as they are (@fastify/static's preCompressed) instead of
+ * compressing on every request. A copy that would not be smaller is not written.
+ */
+export function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'portal-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      for (const entry of readdirSync(outDir, { recursive: true, withFileTypes: true })) {
+        if (!entry.isFile() || !COMPRESSIBLE.test(entry.name)) continue;
+        const file = path.join(entry.parentPath, entry.name);
+        const raw = readFileSync(file);
+        if (raw.length < 256) continue;
+        const br = brotliCompressSync(raw, {
+          params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length },
+        });
+        const gz = gzipSync(raw, { level: 9 });
+        if (br.length < raw.length) writeFileSync(`${file}.br`, br);
+        if (gz.length < raw.length) writeFileSync(`${file}.gz`, gz);
+      }
+    },
+  };
+}
+
+/**
+ * Preloads the latin subset of the shipped Inter font from index.html: the browser fetches it
+ * beside the stylesheet instead of after it, so that text shows in Inter from the first paint.
+ */
+export function preloadFont(): Plugin {
+  return {
+    name: 'portal-preload-font',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const font = Object.keys(ctx.bundle ?? {}).find((f) => /inter-latin-wght-normal-[\w-]+\.woff2$/.test(f));
+        if (!font) return [];
+        return [
+          {
+            tag: 'link',
+            attrs: { rel: 'preload', href: `/${font}`, as: 'font', type: 'font/woff2', crossorigin: '' },
+            injectTo: 'head',
+          },
+        ];
+      },
+    },
+  };
+}
