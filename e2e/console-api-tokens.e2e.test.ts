@@ -101,6 +101,23 @@ describe('staff API tokens in the console', () => {
     await expectAccessible(page, 'the API tokens list at 390 px');
   });
 
+  it('looks finished in dark and passes axe there', async ({ staff }) => {
+    const { page } = await staff('owner', { colorScheme: 'dark' });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto('/api-tokens');
+    await page.getByRole('heading', { level: 1, name: 'API tokens' }).waitFor();
+    const name = `Helpdesk ${Date.now()}`;
+    await createToken(page, name, /Support/, '90 days', 'console-api-tokens-create-1280-dark');
+    await transitionsDone(page);
+    await expectAccessible(page, 'the new staff token, shown once (dark)');
+    await screenshot(page, 'console-api-tokens-secret-1280-dark');
+    await page.getByRole('dialog', { name: 'Copy the new API token' }).getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('row', { name: new RegExp(name) }).waitFor();
+    await transitionsDone(page);
+    await expectAccessible(page, 'the API tokens list (dark)');
+    await screenshot(page, 'console-api-tokens-list-1280-dark');
+  });
+
   it('is not offered to support or billing', async ({ staff }) => {
     const { page } = await staff('support');
     await page.goto('/api-tokens');
