@@ -1,5 +1,8 @@
-import type { StaffRole } from '@portal/contract';
+import { eq } from 'drizzle-orm';
+import { STAFF_TOKEN_LIMIT, type StaffRole } from '@portal/contract';
 import { buildConsoleApp } from '../src/console/console-app';
+import { staffTokensRepository } from '../src/console/staff-tokens.repository';
+import { staffApiTokens } from '../src/db/schema/index';
 import { CLI_ACTOR } from '../src/console/staff.service';
 import { buildTestApp } from './helpers';
 
@@ -60,9 +63,38 @@ export async function buildConsoleTestApp(env: Record<string, string> = {}) {
     return out;
   }
 
+  let tokens = 0;
+  /**
+   * A staff API token of `role`, created by the owner TOKEN_OWNER (added when missing) through the
+   * service, as the console's page does; `revoked` and `expired` ones are made so afterwards.
+   */
+  async function staffToken(role: StaffRole, state: 'usable' | 'revoked' | 'expired' = 'usable') {
+    const owner = (await consoleApp.consoleCtx.staff.findActiveByEmail(TOKEN_OWNER)) ?? (await addStaff(TOKEN_OWNER, 'owner'));
+    const actor = { id: owner.id, email: owner.email };
+    // The tests make more tokens than an install holds at once: the earlier ones make room.
+    if ((await staffTokensRepository.countOpen(portal.db)) >= STAFF_TOKEN_LIMIT - 5) {
+      await staffTokensRepository.revokeCreatedBy(portal.db, owner.id, portal.clock.now());
+    }
+    const { token, secret } = await consoleApp.consoleCtx.tokens.create(actor, {
+      name: `${role} script ${++tokens}`,
+      role,
+      expiresInDays: 30,
+      reason: 'Test set-up',
+    });
+    if (state === 'revoked') await consoleApp.consoleCtx.tokens.revoke(actor, token.id, 'Test set-up');
+    if (state === 'expired') {
+      await portal.db
+        .update(staffApiTokens)
+        .set({ expiresAt: new Date(portal.clock.now().getTime() - 1000) })
+        .where(eq(staffApiTokens.id, token.id));
+    }
+    return { id: token.id, name: token.name, secret, authorization: `Bearer ${secret}` };
+  }
+
   return {
     ...portal,
     portal: portal.app,
+    staffToken,
     consoleApp,
     addStaff,
     consoleLinkFor,
@@ -74,4 +106,7 @@ export async function buildConsoleTestApp(env: Record<string, string> = {}) {
     },
   };
 }
+/** The owner who creates the tests' staff API tokens. */
+export const TOKEN_OWNER = 'token-owner@vendor.example';
+
 export type ConsoleTestApp = Awaited<ReturnType<typeof buildConsoleTestApp>>;

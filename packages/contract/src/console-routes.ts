@@ -102,6 +102,11 @@ export const CONSOLE_ROUTES = {
   creditInvoice: { method: 'POST', path: '/api/console/invoices/:invoiceId/credit', roles: BILLING },
 
   deleteCustomer: { method: 'POST', path: '/api/console/customers/:userId/delete', roles: OWNER },
+
+  listStaffTokens: { method: 'GET', path: '/api/console/tokens', roles: OWNER },
+  createStaffToken: { method: 'POST', path: '/api/console/tokens', roles: OWNER },
+  revokeStaffToken: { method: 'DELETE', path: '/api/console/tokens/:tokenId', roles: OWNER },
+  getConsoleApiDocs: { method: 'GET', path: '/api/console/docs', roles: ALL },
 } as const satisfies Record<string, RouteEntry>;
 
 export type ConsoleRouteId = keyof typeof CONSOLE_ROUTES;
@@ -126,4 +131,36 @@ export function consolePath(id: ConsoleRouteId, params: Record<string, string> =
     if (value === undefined) throw new Error(`consolePath(${id}) needs "${name}"`);
     return encodeURIComponent(value);
   });
+}
+
+/**
+ * The routes a staff API token never calls, whatever its role (docs/decisions/096-staff-token-
+ * principal.md): the second factor's steps and the member's own factors (a token has neither and
+ * never stands in for one), the current member, the staff, and the tokens themselves.
+ */
+export const CONSOLE_SESSION_ONLY: readonly ConsoleRouteId[] = [
+  'me',
+  'startPasskeyCheck',
+  'checkPasskey',
+  'checkCode',
+  'listFactors',
+  'startPasskeyRegistration',
+  'addPasskey',
+  'startTotpEnrollment',
+  'addTotp',
+  'removeFactor',
+  'regenerateRecoveryCodes',
+  'listStaff',
+  'addStaff',
+  'updateStaff',
+  'removeStaff',
+  'resetStaffFactors',
+  'listStaffTokens',
+  'createStaffToken',
+  'revokeStaffToken',
+];
+
+/** May a staff API token with `role` call route `id`? (Sign-in routes ignore credentials.) */
+export function consoleTokenMay(role: StaffRole, id: ConsoleRouteId): boolean {
+  return !CONSOLE_SESSION_ONLY.includes(id) && consoleMay(role, id);
 }

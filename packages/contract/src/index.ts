@@ -18,3 +18,4 @@ export * from './api-tokens';
 export * from './status-display';
 export * from './format';
 export * from './usage';
+export * from './staff-tokens';

@@ -24,6 +24,7 @@ const InvoicesPage = lazy(() => import('../features/lists/components/invoices-pa
 const AuditPage = lazy(() => import('../features/audit/components/audit-page'));
 const StaffPage = lazy(() => import('../features/staff/components/staff-page'));
 const SecurityPage = lazy(() => import('../features/security/components/security-page'));
+const ApiTokensPage = lazy(() => import('../features/staff/components/api-tokens-page'));
 
 /** The console's route table: /login, then the signed-in shell; any other path goes to the overview. */
 export const routes: RouteObject[] = [
@@ -53,6 +54,7 @@ export const routes: RouteObject[] = [
       { path: '/audit', element: page(AuditPage) },
       { path: '/staff', element: page(StaffPage) },
       { path: '/security', element: page(SecurityPage) },
+      { path: '/api-tokens', element: page(ApiTokensPage) },
     ],
   },
   { path: '*', element: <Navigate to="/overview" replace /> },

@@ -15,21 +15,25 @@ import { registerBodyRules } from '../plugins/request-bodies';
 import { contentSecurityPolicy, registerSecurity } from '../plugins/security';
 import { registerJsonCompression, registerWebApp, spaPageSender } from '../plugins/web-app';
 import type { Services } from '../services';
+import { registerConsoleOpenApi } from './console-openapi';
 import { createCustomerPage } from './customer-page';
 import { actionsRoutes } from './routes/actions.routes';
 import { consoleAuthRoutes } from './routes/console-auth.routes';
 import { consoleGoogleRoutes } from './routes/console-google.routes';
+import { consoleDocsRoutes } from './routes/console-docs.routes';
 import { customersRoutes } from './routes/customers.routes';
 import { reportsRoutes } from './routes/reports.routes';
 import { createLists } from './lists';
 import { createOverview } from './overview';
 import { secondFactorRoutes } from './routes/second-factor.routes';
 import { staffRoutes } from './routes/staff.routes';
+import { staffTokensRoutes } from './routes/staff-tokens.routes';
 import { createStaffActions } from './staff-actions';
 import { createStaffAuth, STAFF_ABSOLUTE_MS } from './staff-auth';
 import { createStaffFactors } from './staff-factors';
 import { registerStaffGuard, staffCookie } from './staff-guard';
 import { createStaffService } from './staff.service';
+import { createStaffTokenService } from './staff-tokens.service';
 
 export const CONSOLE_DIST = path.resolve(serverRoot(), '../console/dist');
 const BODY_LIMIT = 16 * 1024;
@@ -102,7 +106,10 @@ export async function buildConsoleApp(config: Config, deps: ConsoleDeps): Promis
   registerSecurity(app, { publicUrl: config.console.publicUrl, ...headers });
   registerJsonCompression(app);
   await app.register(fastifyCookie);
-  registerStaffGuard(app, { auth, cookie });
+  const tokens = createStaffTokenService({ db, clock, staff });
+  registerStaffGuard(app, { auth, cookie, tokens, rateLimit, tokenPerMinute: config.rateLimits.apiTokenPerMinute });
+  // Before the routes: the document is generated from the routes registered after it.
+  await registerConsoleOpenApi(app, config);
   registerBodyRules(app, { defaultLimit: BODY_LIMIT });
 
   await app.register(consoleAuthRoutes, { config, auth, cookie, rateLimit });
@@ -146,6 +153,9 @@ export async function buildConsoleApp(config: Config, deps: ConsoleDeps): Promis
     staff,
   });
 
+  await app.register(staffTokensRoutes, { tokens });
+  await app.register(consoleDocsRoutes);
+
   if (webBuilt) await registerWebApp(app, dist);
 
   app.addHook('onReady', async () => {
@@ -158,7 +168,7 @@ export async function buildConsoleApp(config: Config, deps: ConsoleDeps): Promis
     await limiter.close();
     await attempts.close();
   });
-  app.decorate('consoleCtx', { staff, auth, factors });
+  app.decorate('consoleCtx', { staff, auth, factors, tokens });
   return app;
 }
 
@@ -167,6 +177,7 @@ export type ConsoleInternals = {
   staff: ReturnType<typeof createStaffService>;
   auth: ReturnType<typeof createStaffAuth>;
   factors: ReturnType<typeof createStaffFactors>;
+  tokens: ReturnType<typeof createStaffTokenService>;
 };
 
 declare module 'fastify' {

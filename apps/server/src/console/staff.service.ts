@@ -3,9 +3,13 @@ import type { Db, Tx } from '../db/client';
 import type { Clock } from '../lib/clock';
 import { AppError } from '../lib/errors';
 import { staffRepository as repo, type StaffRow } from './staff.repository';
+import { staffTokensRepository } from './staff-tokens.repository';
 
-/** Who did a staff action: the signed-in member, or the vendor's command line. */
-export type StaffActor = { id: string | null; email: string };
+/**
+ * Who did a staff action: the signed-in member, the vendor's command line, or a staff API token
+ * (`tokenId`; `email` then names the token: staff-tokens.service.ts).
+ */
+export type StaffActor = { id: string | null; email: string; tokenId?: string | null };
 export const CLI_ACTOR: StaffActor = { id: null, email: 'vendor-cli' };
 
 export const toStaffMember = (s: StaffRow): StaffMember => ({
@@ -36,6 +40,7 @@ export function createStaffService(deps: { db: Db; clock: Clock }) {
     await repo.insertAudit(tx, {
       staffId: actor.id,
       staffEmail: actor.email,
+      tokenId: actor.tokenId ?? null,
       action: input.action,
       reason: input.reason,
       userId: input.userId ?? null,
@@ -82,11 +87,13 @@ export function createStaffService(deps: { db: Db; clock: Clock }) {
       const row = await lockTarget(tx, id, (r) => r.role === 'owner' && role !== 'owner');
       if (row.role === role) return toStaffMember(row);
       const updated = await repo.setRole(tx, id, role);
+      // Only owners hold staff API tokens (docs/decisions/097-staff-tokens-and-their-creator.md).
+      const revoked = row.role === 'owner' ? await staffTokensRepository.revokeCreatedBy(tx, id, clock.now()) : [];
       await record(tx, actor, {
         action: 'staff_role_changed',
         reason,
         subject: row.email,
-        data: { from: row.role, to: role },
+        data: { from: row.role, to: role, ...tokensRevoked(revoked) },
       });
       return toStaffMember(updated);
     });
@@ -97,7 +104,13 @@ export function createStaffService(deps: { db: Db; clock: Clock }) {
     await db.transaction(async (tx) => {
       const row = await lockTarget(tx, id, (r) => r.role === 'owner');
       await repo.disable(tx, id, clock.now());
-      await record(tx, actor, { action: 'staff_removed', reason, subject: row.email, data: { role: row.role } });
+      const revoked = await staffTokensRepository.revokeCreatedBy(tx, id, clock.now());
+      await record(tx, actor, {
+        action: 'staff_removed',
+        reason,
+        subject: row.email,
+        data: { role: row.role, ...tokensRevoked(revoked) },
+      });
     });
   }
 
@@ -133,6 +146,10 @@ export function createStaffService(deps: { db: Db; clock: Clock }) {
   return { record, list, add, setRole, remove, findActiveByEmail, bootstrap, listAudit };
 }
 export type StaffService = ReturnType<typeof createStaffService>;
+
+/** The audit entry's note of the staff API tokens a change revoked (none: nothing added). */
+const tokensRevoked = (rows: ReadonlyArray<{ id: string; name: string }>) =>
+  rows.length === 0 ? {} : { tokensRevoked: rows.map((t) => ({ id: t.id, name: t.name })) };
 
 export const toAuditEntry = (r: Awaited<ReturnType<typeof repo.listAudit>>['rows'][number]) => ({
   id: r.id,

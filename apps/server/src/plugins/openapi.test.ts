@@ -12,6 +12,7 @@ import { loadConfig } from '../config';
 import type { Database } from '../db/client';
 import { DOCS_PREFIX, nameOperations } from './openapi';
 import { ALIASES, OPERATIONS } from './openapi-operations';
+import { ROUTE_SCOPES } from './token-scopes';
 import { liveRoutes } from '../../test/fuzz/route-list';
 
 type Operation = { operationId?: string; summary?: string; description?: string; tags?: string[]; responses?: object };
@@ -148,6 +149,26 @@ describe('the served OpenAPI document', () => {
     expect(findings).toEqual([]);
     // The rule left out does fire: the specification's paths end in a slash.
     expect(results.some((r) => r.code === 'path-keys-no-trailing-slash')).toBe(true);
+  });
+});
+
+describe('the security the document declares', () => {
+  it('has the session and bearer schemes, and names the scope a personal API token needs on each route that takes one', () => {
+    const doc = served[0]!.doc as Doc & {
+      components?: { securitySchemes?: Record<string, { type: string; scheme?: string }> };
+      paths: Record<string, Record<string, Operation & { security?: Array<Record<string, string[]>> }>>;
+    };
+    expect(doc.components?.securitySchemes?.apiToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.components?.securitySchemes?.session).toMatchObject({ type: 'apiKey' });
+    for (const [key, scope] of Object.entries(ROUTE_SCOPES)) {
+      const [method, url] = key.split(' ') as [string, string];
+      const operation = doc.paths[url]?.[method.toLowerCase()];
+      expect(operation?.security, key).toEqual([{ session: [] }, { apiToken: [] }]);
+      expect(operation?.['x-api-token-scope' as keyof Operation], key).toBe(scope);
+      expect(operation?.description, key).toContain(`needs the scope ${scope}`);
+    }
+    expect(doc.paths['/api/users/tokens']!.post!.security).toEqual([{ session: [] }]);
+    expect(doc.paths['/api/auth/link']!.post!.security).toBeUndefined();
   });
 });
 

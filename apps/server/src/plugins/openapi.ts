@@ -2,8 +2,11 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { API_TOKEN_PREFIX } from '@portal/contract';
 import type { Config } from '../config';
 import { ALIASES, API_TAGS, OPERATIONS } from './openapi-operations';
+import type { RouteAuth } from './session';
+import { scopeOf } from './token-scopes';
 
 /** Where the API reference is served; its document is at `${DOCS_PREFIX}/json`. */
 export const DOCS_PREFIX = '/api/docs';
@@ -62,6 +65,23 @@ export function nameOperations(document: Document): Document {
   return { ...document, paths };
 }
 
+/**
+ * Who may call a route, as the document says it: a route that needs a user takes the session
+ * cookie, and a personal API token too when ROUTE_SCOPES gives it a scope (which the operation
+ * names in `x-api-token-scope` and its description: OpenAPI lists scopes for OAuth schemes
+ * only); `optional` adds the empty requirement; public routes have none.
+ */
+export function securityOf(
+  auth: RouteAuth | undefined,
+  method: string,
+  url: string,
+): { security: Array<Record<string, string[]>>; scope?: string } | undefined {
+  if (auth === undefined) return undefined;
+  if (auth === 'optional') return { security: [{}, { session: [] }] };
+  const scope = scopeOf(method, url);
+  return scope ? { security: [{ session: [] }, { apiToken: [] }], scope } : { security: [{ session: [] }] };
+}
+
 /** The OpenAPI document (generated from the routes' zod schemas) and its reference page. */
 export async function registerOpenApi(app: FastifyInstance, config: Config) {
   await app.register(fastifySwagger, {
@@ -74,8 +94,35 @@ export async function registerOpenApi(app: FastifyInstance, config: Config) {
       },
       servers: [{ url: config.publicUrl }],
       tags: [...API_TAGS],
+      components: {
+        securitySchemes: {
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'portal_session',
+            description: 'The session after signing in (`__Host-portal_session` when the portal is served over https)',
+          },
+          apiToken: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: `${API_TOKEN_PREFIX}…`,
+            description: 'A personal API token (Profile → API tokens); each operation names the scope it needs',
+          },
+        },
+      },
     },
-    transform: jsonSchemaTransform,
+    transform: (args) => {
+      const generated = jsonSchemaTransform(args) as { schema: Record<string, unknown>; url: string };
+      const auth = (args.route.config as { auth?: RouteAuth } | undefined)?.auth;
+      const access = securityOf(auth, String([args.route.method].flat()[0]), args.url);
+      if (!access) return generated;
+      const { summary } = generated.schema as { summary?: string };
+      const byToken = access.scope && {
+        'x-api-token-scope': access.scope,
+        description: `${summary ?? ''}. A personal API token needs the scope ${access.scope}.`,
+      };
+      return { ...generated, schema: { ...generated.schema, security: access.security, ...byToken } };
+    },
     transformObject: (generated) =>
       'openapiObject' in generated
         ? (nameOperations(generated.openapiObject as Document) as typeof generated.openapiObject)

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../lib/errors';
+import { bearerOf } from '../modules/api-tokens/api-token-fns';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -34,6 +35,10 @@ export function registerSecurity(app: FastifyInstance, opts: { publicUrl: string
     if (!UNSAFE.has(req.method)) return;
     // Webhooks come from the payment provider and carry their own signature.
     if (req.url.startsWith('/api/billing/webhook')) return;
+    // A bearer request authenticates with its token alone, never a cookie, and a browser sends
+    // an Authorization header to another site only after a CORS preflight, which no listener
+    // answers: the cross-site rules guard cookies, so they do not apply (docs/decisions/096).
+    if (bearerOf(req.headers.authorization)) return;
     if (req.headers['sec-fetch-site'] === 'cross-site') {
       throw new AppError('CROSS_SITE_REQUEST', 'Cross-site requests are not allowed');
     }

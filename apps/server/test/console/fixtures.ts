@@ -102,6 +102,10 @@ export async function consoleFixtures(t: ConsoleTestApp) {
       return (await t.addStaff(`member-${++n}@vendor.example`, 'support')).id;
     },
     freshEmail: () => `new-${++n}@vendor.example`,
+    /** A new staff API token (role support): its id. */
+    async staffTokenId(): Promise<string> {
+      return (await t.staffToken('support')).id;
+    },
   };
   return fx;
 }

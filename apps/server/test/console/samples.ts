@@ -133,4 +133,17 @@ export const SAMPLES: Record<
     ok: async (fx) => ({ params: { userId: await fx.customer() }, body: reason }),
     bad: (fx) => ({ params: { userId: fx.userId }, body: { reason: '' } }),
   },
+
+  listStaffTokens: { ok: () => ({}) },
+  createStaffToken: {
+    ok: () => ({ body: { name: 'CRM sync', role: 'support', expiresInDays: 30, ...reason } }),
+    bad: () => ({ body: { name: 'CRM sync', role: 'support', expiresInDays: 366, ...reason } }),
+    status: 201,
+  },
+  revokeStaffToken: {
+    ok: async (fx) => ({ params: { tokenId: await fx.staffTokenId() }, body: reason }),
+    bad: () => ({ params: { tokenId: 'not-an-id' }, body: reason }),
+    status: 204,
+  },
+  getConsoleApiDocs: { ok: () => ({}) },
 };

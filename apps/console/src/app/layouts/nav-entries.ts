@@ -4,6 +4,7 @@ import {
   IconHistory,
   IconKey,
   IconLock,
+  IconPlugConnected,
   IconRepeat,
   IconUsers,
   IconUserShield,
@@ -37,6 +38,7 @@ export const NAV_GROUPS: ReadonlyArray<{ label: string; entries: readonly NavEnt
       { label: 'Audit log', path: '/audit', icon: IconHistory, route: 'listStaffAudit' },
       { label: 'Staff', path: '/staff', icon: IconUserShield, route: 'listStaff' },
       { label: 'Security', path: '/security', icon: IconLock, route: 'listFactors' },
+      { label: 'API tokens', path: '/api-tokens', icon: IconPlugConnected, route: 'listStaffTokens' },
     ],
   },
 ];

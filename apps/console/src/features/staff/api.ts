@@ -1,4 +1,14 @@
-import { consolePath, type AddStaffBody, type StaffActionBody, type StaffMember, type UpdateStaffBody } from '@portal/contract';
+import {
+  consolePath,
+  type AddStaffBody,
+  type CreatedStaffToken,
+  type CreateStaffTokenBody,
+  type RevokeStaffTokenBody,
+  type StaffActionBody,
+  type StaffMember,
+  type StaffTokenList,
+  type UpdateStaffBody,
+} from '@portal/contract';
 import { api } from '../../lib/api';
 
 export const staffApi = api.injectEndpoints({
@@ -24,6 +34,18 @@ export const staffApi = api.injectEndpoints({
       query: ({ id, body }) => ({ url: consolePath('resetStaffFactors', { id }), method: 'POST', body }),
       invalidatesTags: ['Staff', 'Audit'],
     }),
+    listStaffTokens: build.query<StaffTokenList, void>({
+      query: () => consolePath('listStaffTokens'),
+      providesTags: ['StaffTokens'],
+    }),
+    createStaffToken: build.mutation<CreatedStaffToken, CreateStaffTokenBody>({
+      query: (body) => ({ url: consolePath('createStaffToken'), method: 'POST', body }),
+      invalidatesTags: ['StaffTokens', 'Audit'],
+    }),
+    revokeStaffToken: build.mutation<void, { tokenId: string; body: RevokeStaffTokenBody }>({
+      query: ({ tokenId, body }) => ({ url: consolePath('revokeStaffToken', { tokenId }), method: 'DELETE', body }),
+      invalidatesTags: ['StaffTokens', 'Audit'],
+    }),
   }),
 });
 
@@ -33,4 +55,7 @@ export const {
   useUpdateStaffMutation,
   useRemoveStaffMutation,
   useResetStaffFactorsMutation,
+  useListStaffTokensQuery,
+  useCreateStaffTokenMutation,
+  useRevokeStaffTokenMutation,
 } = staffApi;

@@ -41,6 +41,32 @@ export const staffSessions = pgTable(
   (t) => [index('staff_sessions_staff_idx').on(t.staffId)],
 );
 
+/**
+ * Staff API tokens (docs/decisions/095-staff-api-tokens.md): one staff role each, always an expiry.
+ * Only the SHA-256 of the secret is stored; revoked rows are kept, so the audit log can name them.
+ */
+export const staffApiTokens = pgTable(
+  'staff_api_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    role: staffRole('role').notNull(),
+    /** SHA-256 (hex) of the whole secret, `stk_…`. */
+    tokenHash: text('token_hash').notNull().unique(),
+    /** `stk_` and the next 4 characters. */
+    hint: text('hint').notNull(),
+    /** The owner who created it; their removal or loss of the owner role revokes it. */
+    createdBy: uuid('created_by').references(() => staff.id, { onDelete: 'set null' }),
+    createdByEmail: text('created_by_email').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** To the minute, written at most once a minute per token. */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('staff_api_tokens_created_idx').on(t.createdAt), index('staff_api_tokens_creator_idx').on(t.createdBy)],
+);
+
 /** Every staff action: who (id and address, kept after removal), what, why, to whom. */
 export const staffAudit = pgTable(
   'staff_audit',
@@ -48,6 +74,8 @@ export const staffAudit = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     staffId: uuid('staff_id').references(() => staff.id, { onDelete: 'set null' }),
     staffEmail: text('staff_email').notNull(),
+    /** The staff API token the action came through (staff_email then names the token). */
+    tokenId: uuid('token_id').references(() => staffApiTokens.id, { onDelete: 'set null' }),
     action: text('action').notNull(),
     reason: text('reason').notNull(),
     /** The customer acted on; null for staff management and once the customer is deleted. */

@@ -8,12 +8,17 @@ const DAY = 24 * HOUR;
 const SECRET = /^pat_[A-Za-z0-9_-]{43}$/;
 
 /** A new secret: the prefix secret scanners look for, then 256 random bits. */
-export const newTokenSecret = () => `${API_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
+export const newSecretWith = (prefix: string) => `${prefix}${randomBytes(32).toString('base64url')}`;
+export const newTokenSecret = () => newSecretWith(API_TOKEN_PREFIX);
 
 /** The part of a secret that is shown again later: enough to tell tokens apart, never to use one. */
 export const hintOf = (secret: string) => secret.slice(0, API_TOKEN_PREFIX.length + 4);
 
 export const isTokenSecret = (secret: string) => SECRET.test(secret);
+
+/** A secret of newSecretWith(prefix): the prefix, then 43 base64url characters. */
+export const isSecretWith = (prefix: string, secret: string) =>
+  secret.startsWith(prefix) && /^[A-Za-z0-9_-]{43}$/.test(secret.slice(prefix.length));
 
 /**
  * What an Authorization header holds: nothing for us (absent, or another scheme, which the
