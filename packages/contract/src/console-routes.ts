@@ -102,6 +102,15 @@ export const CONSOLE_ROUTES = {
   creditInvoice: { method: 'POST', path: '/api/console/invoices/:invoiceId/credit', roles: BILLING },
 
   deleteCustomer: { method: 'POST', path: '/api/console/customers/:userId/delete', roles: OWNER },
+
+  // Outbound webhooks (docs/webhooks.md): owners manage the endpoints and read their delivery log.
+  listWebhookEndpoints: { method: 'GET', path: '/api/console/webhooks', roles: OWNER },
+  createWebhookEndpoint: { method: 'POST', path: '/api/console/webhooks', roles: OWNER },
+  updateWebhookEndpoint: { method: 'PATCH', path: '/api/console/webhooks/:endpointId', roles: OWNER },
+  deleteWebhookEndpoint: { method: 'DELETE', path: '/api/console/webhooks/:endpointId', roles: OWNER },
+  rotateWebhookSecret: { method: 'POST', path: '/api/console/webhooks/:endpointId/rotate-secret', roles: OWNER },
+  listWebhookAttempts: { method: 'GET', path: '/api/console/webhooks/:endpointId/attempts', roles: OWNER },
+  resendWebhook: { method: 'POST', path: '/api/console/webhooks/:endpointId/deliveries/:deliveryId/resend', roles: OWNER },
 } as const satisfies Record<string, RouteEntry>;
 
 export type ConsoleRouteId = keyof typeof CONSOLE_ROUTES;

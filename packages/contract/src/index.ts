@@ -15,3 +15,4 @@ export * from './console-customers';
 export * from './console-actions';
 export * from './console-reports';
 export * from './api-tokens';
+export * from './webhooks';

@@ -25,6 +25,7 @@ import { createLists } from './lists';
 import { createOverview } from './overview';
 import { secondFactorRoutes } from './routes/second-factor.routes';
 import { staffRoutes } from './routes/staff.routes';
+import { webhooksRoutes } from './routes/webhooks.routes';
 import { createStaffActions } from './staff-actions';
 import { createStaffAuth, STAFF_ABSOLUTE_MS } from './staff-auth';
 import { createStaffFactors } from './staff-factors';
@@ -145,6 +146,8 @@ export async function buildConsoleApp(config: Config, deps: ConsoleDeps): Promis
     overview,
     staff,
   });
+
+  await app.register(webhooksRoutes, { webhooks: services.webhooks });
 
   if (webBuilt) await registerWebApp(app, dist);
 
