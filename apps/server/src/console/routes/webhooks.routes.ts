@@ -100,10 +100,8 @@ export async function webhooksRoutes(app: FastifyInstance, { webhooks }: Webhook
       response: { 202: ResendWebhookResponseSchema, 400: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema, ...guardedResponses },
     },
     handler: async (req, reply) =>
-      reply
-        .status(202)
-        .send({
-          deliveryId: await webhooks.resend(req.params.endpointId, req.params.deliveryId, req.body.reason, req.staffActor),
-        }),
+      reply.status(202).send({
+        deliveryId: await webhooks.resend(req.params.endpointId, req.params.deliveryId, req.body.reason, req.staffActor),
+      }),
   });
 }

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { eq, isNotNull } from 'drizzle-orm';
+import type { InjectOptions } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WEBHOOK_EVENT_SCHEMAS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@portal/contract';
@@ -133,10 +134,10 @@ async function receiveAtLeast(n: number) {
   }
 }
 
-const inject = async (opts: Parameters<TestApp['app']['inject']>[0], status: number) => {
+const inject = async (opts: InjectOptions, status: number) => {
   const res = await t.app.inject(opts);
   expect(res.statusCode, res.body).toBe(status);
-  return (res.body === '' ? {} : res.json()) as Record<string, any>;
+  return (res.body === '' ? {} : res.json()) as Record<string, unknown>;
 };
 
 describe('every catalogued event, verified, in order per resource', () => {
@@ -164,7 +165,7 @@ describe('every catalogued event, verified, in order per resource', () => {
     const key = sub.licenseKey as string;
     // node.activated, node.released
     const node = (await inject({ method: 'POST', url: `/api/licenses/${key}/activate`, payload: { fingerprint: 'fp-1' } }, 201))
-      .node;
+      .node as { id: string };
     await t.app.inject({ method: 'DELETE', url: `/api/licenses/${key}/nodes/${node.id}`, headers: { cookie } });
     // subscription.changed, license.resized, invoice.paid
     await inject(
