@@ -14,6 +14,7 @@ export const TAGS = [
   'Audit',
   'Search',
   'Factors',
+  'Webhooks',
 ] as const;
 
 /** Every call goes to the console's own listener; paths come from the contract's CONSOLE_ROUTES. */

@@ -7,6 +7,7 @@ import {
   IconRepeat,
   IconUsers,
   IconUserShield,
+  IconWebhook,
   type Icon,
 } from '@tabler/icons-react';
 import type { ConsoleRouteId } from '@portal/contract';
@@ -37,6 +38,7 @@ export const NAV_GROUPS: ReadonlyArray<{ label: string; entries: readonly NavEnt
       { label: 'Audit log', path: '/audit', icon: IconHistory, route: 'listStaffAudit' },
       { label: 'Staff', path: '/staff', icon: IconUserShield, route: 'listStaff' },
       { label: 'Security', path: '/security', icon: IconLock, route: 'listFactors' },
+      { label: 'Webhooks', path: '/webhooks', icon: IconWebhook, route: 'listWebhookEndpoints' },
     ],
   },
 ];

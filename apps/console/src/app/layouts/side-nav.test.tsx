@@ -17,6 +17,7 @@ describe('SideNav', () => {
       'Audit log',
       'Staff',
       'Security',
+      'Webhooks',
     ]);
     expect(screen.getByRole('link', { name: 'Customers' })).toHaveAttribute('aria-current', 'page');
   });
@@ -24,6 +25,7 @@ describe('SideNav', () => {
   it('hides staff management from support and billing', () => {
     renderRoutes([{ path: '*', element: <SideNav /> }], { path: '/overview', as: staff('billing') });
     expect(entries()).not.toContain('Staff');
+    expect(entries()).not.toContain('Webhooks');
     expect(screen.getByText('billing@vendor.example')).toBeInTheDocument();
   });
 });
