@@ -115,7 +115,7 @@ export function createWebhookTransport(options: TransportOptions) {
     if (addresses.length === 0) throw new WebhookRefusedError(`${host} does not resolve`);
     for (const a of addresses) {
       const why = refusalOf(a.address, allow);
-      if (why) throw new WebhookRefusedError(`Refused: ${host} resolves to ${why}`);
+      if (why) throw new WebhookRefusedError(host === a.address ? `Refused: ${why}` : `Refused: ${host} resolves to ${why}`);
     }
     return addresses[0]!;
   }
