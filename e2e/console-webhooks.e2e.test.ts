@@ -25,7 +25,9 @@ describe('console webhooks (owner)', () => {
     await expectAccessible(page, 'console add webhook dialog');
     await add.getByRole('button', { name: 'Add endpoint' }).click();
     const shown = page.getByRole('dialog', { name: 'Endpoint added' });
-    await expect.poll(async () => (await shown.getByLabel('Signing secret').textContent()) ?? '').toMatch(/^whsec_/);
+    await expect
+      .poll(async () => (await shown.getByLabel('Signing secret', { exact: true }).textContent()) ?? '')
+      .toMatch(/^whsec_/);
     await transitionsDone(page);
     await expectAccessible(page, 'console webhook secret');
     await screenshot(page, 'console-webhook-secret-1280-light');
@@ -43,6 +45,7 @@ describe('console webhooks (owner)', () => {
     await expect
       .poll(async () => {
         await page.reload();
+        await attempts.or(page.getByText('Nothing delivered yet')).waitFor();
         return attempts.getByText('license.issued', { exact: true }).count();
       })
       .toBeGreaterThan(0);

@@ -25,7 +25,7 @@ function Answer({ attempt }: { attempt: WebhookAttempt }) {
     <Stack gap={2}>
       <StatusBadge tone="critical">{attempt.responseStatus === null ? 'No answer' : String(attempt.responseStatus)}</StatusBadge>
       {attempt.responseStatus === null && attempt.error ? (
-        <Text size="xs" c="dimmed">
+        <Text size="xs" c="dimmed" maw={260} lineClamp={2} title={attempt.error}>
           {attempt.error}
         </Text>
       ) : null}
@@ -92,7 +92,7 @@ export default function DeliveryLogPage() {
                   <Table.Th style={{ textAlign: 'right' }}>Attempt</Table.Th>
                   <Table.Th>Answer</Table.Th>
                   <Table.Th style={{ textAlign: 'right' }}>Duration</Table.Th>
-                  <Table.Th w={180}>
+                  <Table.Th w={170}>
                     <VisuallyHidden>Actions</VisuallyHidden>
                   </Table.Th>
                 </Table.Tr>

@@ -5,7 +5,7 @@ export function SecretOnce({ secret, onDone }: { secret: string; onDone: () => v
   return (
     <Stack gap="md">
       <Alert color="yellow" title="Copy the signing secret now">
-        It is shown only this once. Your receiver verifies every request with it (docs/webhooks.md).
+        It is shown only this once. Your receiver verifies every request with it, with any Standard Webhooks library.
       </Alert>
       <Code block aria-label="Signing secret" style={{ wordBreak: 'break-all' }}>
         {secret}
