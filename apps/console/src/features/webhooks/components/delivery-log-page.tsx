@@ -25,7 +25,7 @@ function Answer({ attempt }: { attempt: WebhookAttempt }) {
     <Stack gap={2}>
       <StatusBadge tone="critical">{attempt.responseStatus === null ? 'No answer' : String(attempt.responseStatus)}</StatusBadge>
       {attempt.responseStatus === null && attempt.error ? (
-        <Text size="xs" c="dimmed" maw={260} lineClamp={2} title={attempt.error}>
+        <Text size="xs" c="dimmed" maw={220} lineClamp={2} title={attempt.error}>
           {attempt.error}
         </Text>
       ) : null}
@@ -92,7 +92,7 @@ export default function DeliveryLogPage() {
                   <Table.Th style={{ textAlign: 'right' }}>Attempt</Table.Th>
                   <Table.Th>Answer</Table.Th>
                   <Table.Th style={{ textAlign: 'right' }}>Duration</Table.Th>
-                  <Table.Th w={170}>
+                  <Table.Th w={150}>
                     <VisuallyHidden>Actions</VisuallyHidden>
                   </Table.Th>
                 </Table.Tr>
@@ -113,16 +113,21 @@ export default function DeliveryLogPage() {
                 </Table.Td>
                 <Table.Td style={{ textAlign: 'right' }}>{a.durationMs} ms</Table.Td>
                 <Table.Td>
-                  <Group gap="xs" wrap="nowrap">
+                  <Group gap={6} wrap="nowrap">
                     <Button
-                      size="xs"
+                      size="compact-sm"
                       variant="default"
                       onClick={() => setShown(a)}
                       aria-label={`Details of attempt ${a.attempt} of ${a.eventType}`}
                     >
                       Details
                     </Button>
-                    <Button size="xs" variant="light" onClick={() => setResending(a)} aria-label={`Resend ${a.eventType}`}>
+                    <Button
+                      size="compact-sm"
+                      variant="light"
+                      onClick={() => setResending(a)}
+                      aria-label={`Resend ${a.eventType}`}
+                    >
                       Resend
                     </Button>
                   </Group>
