@@ -9,8 +9,11 @@ const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns 
 
 // The two apps never import each other: what both use is the UI kit (packages/ui, `@portal/ui`) and
 // the contract's display rules (ADR 036).
-const CONSOLE_FEATURES = ['auth', 'search', 'customers', 'overview', 'lists', 'staff', 'audit'];
-const NO_SERVER = { group: ['**/apps/server/**', '@portal/server', '@portal/server/*'], message: 'The apps never import server code.' };
+const CONSOLE_FEATURES = ['auth', 'search', 'customers', 'overview', 'lists', 'staff', 'audit', 'webhooks', 'security'];
+const NO_SERVER = {
+  group: ['**/apps/server/**', '@portal/server', '@portal/server/*'],
+  message: 'The apps never import server code.',
+};
 const CONSOLE_BASE = [
   NO_SERVER,
   {

@@ -31,6 +31,7 @@ import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes';
 import { registerJsonCompression, registerWebApp, spaPageSender } from './plugins/web-app';
 import { fileMailer, smtpMailer, type Mailer } from './providers/mail/mailer';
 import { createServices, type Services } from './services';
+import type { WebhookTransport } from './modules/webhooks/webhook-transport';
 
 /** The URL without its query string, and with a sign-in link's secret replaced. */
 export function redactUrl(url: string): string {
@@ -59,6 +60,8 @@ export type AppOverrides = {
   webDist?: string;
   /** Serve well-formed validations from memory before Fastify (default: on; its test compares both). */
   validationFastPath?: boolean;
+  /** How outbound webhooks reach their endpoints (tests inject its resolver and connector). */
+  webhookTransport?: WebhookTransport;
 };
 
 /** Builds the whole application in a fixed plugin order. The server and every API test call this. */
@@ -97,6 +100,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     mailer,
     notifications: database.notifications,
     databaseInThread: database.kind === 'pglite',
+    webhookTransport: overrides.webhookTransport,
   });
 
   const webDist = overrides.webDist ?? WEB_DIST;

@@ -107,6 +107,34 @@ const EnvSchema = z.object({
     }
     return days;
   }),
+  /** Private ranges outbound webhooks may reach anyway (a CRM inside the vendor's network), comma-separated CIDRs. */
+  WEBHOOK_ALLOW_PRIVATE: optionalString.transform((v, ctx) => {
+    if (v === undefined) return [];
+    const parts = v
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== '');
+    const bad = parts.filter((p) => {
+      const [ip, bits, ...rest] = p.split('/');
+      const family = isIP(ip ?? '');
+      if (family === 0 || rest.length > 0) return true;
+      if (bits === undefined) return false;
+      const n = Number(bits);
+      return !/^\d{1,3}$/.test(bits) || n > (family === 4 ? 32 : 128);
+    });
+    if (bad.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be comma-separated IP addresses or CIDR ranges, such as 10.1.0.0/16 (not ${bad.join(', ')})`,
+      });
+      return z.NEVER;
+    }
+    return parts;
+  }),
+  /** Per attempt of a webhook delivery: the time to wait for the answer. */
+  WEBHOOK_TIMEOUT_SECONDS: int(15, 1, 120),
+  /** Days done outbox rows, webhook delivery logs and processed payment-provider event ids are kept. */
+  RETENTION_DAYS: int(30, 1, 3650),
   DOWNLOAD_URL_TTL_SECONDS: int(3600, 60, 7 * 24 * 3600),
   RELEASES_DIR: optionalString,
   DOWNLOAD_SECRET: optionalString.refine(
@@ -222,6 +250,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL,
     sessionSecret: e.SESSION_SECRET,
     session: { idleDays: e.SESSION_IDLE_DAYS, absoluteDays: e.SESSION_ABSOLUTE_DAYS },
+    webhooks: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE, timeoutSeconds: e.WEBHOOK_TIMEOUT_SECONDS },
+    retentionDays: e.RETENTION_DAYS,
     rateLimits: {
       authPerMinute: e.RATE_LIMIT_AUTH,
       linkPerAddressPerMinute: e.RATE_LIMIT_LINK_PER_ADDRESS,

@@ -15,6 +15,10 @@ import { createBillingService } from './modules/billing/billing.service';
 import { createProductService } from './modules/products/products.service';
 import { createAccountService } from './modules/users/account.service';
 import { createApiTokenService } from './modules/api-tokens/api-tokens.service';
+import { persistentSecret } from './config';
+import { secretBox, type SecretBox } from './lib/secret-box';
+import { createWebhookService } from './modules/webhooks/webhooks.service';
+import { createWebhookTransport, type WebhookTransport } from './modules/webhooks/webhook-transport';
 
 export type ServiceDeps = {
   config: Config;
@@ -26,13 +30,31 @@ export type ServiceDeps = {
   notifications?: Notifications | undefined;
   /** The database runs its statements in this thread (the embedded database): long ones hold every request. */
   databaseInThread?: boolean | undefined;
+  /** How webhooks reach their endpoints (tests inject a resolver and connector through it). */
+  webhookTransport?: WebhookTransport | undefined;
 };
 
 /** Wires the domain services together; a service that needs another domain receives its service. */
 export function createServices(deps: ServiceDeps) {
   const { config, db, clock, log, mailer } = deps;
-  const audit = createAuditService({ db, clock });
   const outbox = createOutboxService({ db, clock, log });
+  const webhooks = createWebhookService({
+    db,
+    clock,
+    log,
+    outbox,
+    box: lazyBox(() => secretBox(config.sessionSecret ?? persistentSecret(config.dataDir, 'session-secret'), 'webhook-secrets')),
+    transport:
+      deps.webhookTransport ??
+      createWebhookTransport({
+        allowPrivate: config.webhooks.allowPrivate,
+        timeoutMs: config.webhooks.timeoutSeconds * 1000,
+        maxResponseBytes: 64 * 1024,
+      }),
+    consoleUrl: config.console.publicUrl,
+  });
+  webhooks.register();
+  const audit = createAuditService({ db, clock, onRecord: webhooks.announce });
   // E-mails are rendered when sent, in the brand's one layout (see modules/email).
   const { name, logoUrl, accentColor: accent } = config.brand;
   const emailLook = { name, logoUrl, accent, publicUrl: config.publicUrl };
@@ -56,6 +78,29 @@ export function createServices(deps: ServiceDeps) {
   const billing = createBillingService({ ...deps, audit, outbox, licenses });
   const products = createProductService({ ...deps, billing, licenses });
   const tokens = createApiTokenService({ db, clock, audit });
+  /**
+   * Retention: done outbox rows, the webhook delivery log and the payment provider's processed
+   * event ids older than RETENTION_DAYS are deleted, hourly, by whichever instance runs it.
+   */
+  async function prune() {
+    const before = new Date(clock.now().getTime() - config.retentionDays * 86_400_000);
+    const outboxRows = await outbox.pruneDone(before);
+    return { outbox: outboxRows, ...(await webhooks.prune(before)) };
+  }
+  const retention = (() => {
+    let timer: NodeJS.Timeout | undefined;
+    return {
+      start() {
+        timer = setInterval(() => {
+          prune().catch((err: unknown) => log.warn({ err }, 'retention pruning failed'));
+        }, 3_600_000);
+        timer.unref();
+      },
+      stop() {
+        if (timer) clearInterval(timer);
+      },
+    };
+  })();
   const account = createAccountService({ ...deps, audit, outbox, users, sessions, auth, billing, licenses });
 
   return {
@@ -69,15 +114,29 @@ export function createServices(deps: ServiceDeps) {
     products,
     account,
     tokens,
+    webhooks,
     /** Background work: the outbox and billing renewals (safe to run on every instance). */
     startWorkers() {
       outbox.start();
       billing.startWorkers();
+      retention.start();
     },
     async stopWorkers() {
+      retention.stop();
       await billing.stopWorkers();
       await outbox.stop();
     },
+    /** Deletes what the retention period no longer keeps (see retentionOf). */
+    prune: () => prune(),
   };
 }
 export type Services = ReturnType<typeof createServices>;
+
+/** The server's secret is read (or made, in DATA_DIR) only once a webhook secret is sealed or opened. */
+function lazyBox(make: () => SecretBox): SecretBox {
+  let box: SecretBox | undefined;
+  return {
+    seal: (plain) => (box ??= make()).seal(plain),
+    open: (sealed) => (box ??= make()).open(sealed),
+  };
+}

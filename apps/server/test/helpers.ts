@@ -7,7 +7,7 @@ import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp } from '../src/app';
+import { buildApp, type AppOverrides } from '../src/app';
 import { loadConfig } from '../src/config';
 import { openDatabase, PGLITE_EXTENSIONS, type Database } from '../src/db/client';
 import { manualClock } from '../src/lib/clock';
@@ -114,13 +114,13 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}) {
 }
 
 /** The real application on a fresh database, a captured mailbox and a clock tests can move. */
-export async function buildTestApp(env: Record<string, string> = {}) {
+export async function buildTestApp(env: Record<string, string> = {}, overrides: Pick<AppOverrides, 'webhookTransport'> = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-data-'));
   const config = testConfig(dataDir, env);
   const database = await createTestDatabase();
   const mailer = memoryMailer();
   const clock = manualClock(new Date());
-  const app: FastifyInstance = await buildApp(config, { database, mailer, clock, serveWeb: false, logger: false });
+  const app: FastifyInstance = await buildApp(config, { database, mailer, clock, serveWeb: false, logger: false, ...overrides });
   await app.ready();
 
   /** Requests a link for `email` and returns the secret from the delivered e-mail. */

@@ -107,6 +107,14 @@ export const CONSOLE_ROUTES = {
   createStaffToken: { method: 'POST', path: '/api/console/tokens', roles: OWNER },
   revokeStaffToken: { method: 'DELETE', path: '/api/console/tokens/:tokenId', roles: OWNER },
   getConsoleApiDocs: { method: 'GET', path: '/api/console/docs', roles: ALL },
+  // Outbound webhooks (docs/webhooks.md): owners manage the endpoints and read their delivery log.
+  listWebhookEndpoints: { method: 'GET', path: '/api/console/webhooks', roles: OWNER },
+  createWebhookEndpoint: { method: 'POST', path: '/api/console/webhooks', roles: OWNER },
+  updateWebhookEndpoint: { method: 'PATCH', path: '/api/console/webhooks/:endpointId', roles: OWNER },
+  deleteWebhookEndpoint: { method: 'DELETE', path: '/api/console/webhooks/:endpointId', roles: OWNER },
+  rotateWebhookSecret: { method: 'POST', path: '/api/console/webhooks/:endpointId/rotate-secret', roles: OWNER },
+  listWebhookAttempts: { method: 'GET', path: '/api/console/webhooks/:endpointId/attempts', roles: OWNER },
+  resendWebhook: { method: 'POST', path: '/api/console/webhooks/:endpointId/deliveries/:deliveryId/resend', roles: OWNER },
 } as const satisfies Record<string, RouteEntry>;
 
 export type ConsoleRouteId = keyof typeof CONSOLE_ROUTES;

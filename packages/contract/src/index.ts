@@ -19,3 +19,4 @@ export * from './status-display';
 export * from './format';
 export * from './usage';
 export * from './staff-tokens';
+export * from './webhooks';

@@ -25,6 +25,8 @@ const AuditPage = lazy(() => import('../features/audit/components/audit-page'));
 const StaffPage = lazy(() => import('../features/staff/components/staff-page'));
 const SecurityPage = lazy(() => import('../features/security/components/security-page'));
 const ApiTokensPage = lazy(() => import('../features/staff/components/api-tokens-page'));
+const WebhooksPage = lazy(() => import('../features/webhooks/components/webhooks-page'));
+const DeliveryLogPage = lazy(() => import('../features/webhooks/components/delivery-log-page'));
 
 /** The console's route table: /login, then the signed-in shell; any other path goes to the overview. */
 export const routes: RouteObject[] = [
@@ -55,6 +57,8 @@ export const routes: RouteObject[] = [
       { path: '/staff', element: page(StaffPage) },
       { path: '/security', element: page(SecurityPage) },
       { path: '/api-tokens', element: page(ApiTokensPage) },
+      { path: '/webhooks', element: page(WebhooksPage) },
+      { path: '/webhooks/:endpointId', element: page(DeliveryLogPage) },
     ],
   },
   { path: '*', element: <Navigate to="/overview" replace /> },

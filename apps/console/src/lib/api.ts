@@ -15,6 +15,7 @@ export const TAGS = [
   'Search',
   'Factors',
   'StaffTokens',
+  'Webhooks',
 ] as const;
 
 /** Every call goes to the console's own listener; paths come from the contract's CONSOLE_ROUTES. */

@@ -28,6 +28,7 @@ import { createOverview } from './overview';
 import { secondFactorRoutes } from './routes/second-factor.routes';
 import { staffRoutes } from './routes/staff.routes';
 import { staffTokensRoutes } from './routes/staff-tokens.routes';
+import { webhooksRoutes } from './routes/webhooks.routes';
 import { createStaffActions } from './staff-actions';
 import { createStaffAuth, STAFF_ABSOLUTE_MS } from './staff-auth';
 import { createStaffFactors } from './staff-factors';
@@ -155,6 +156,7 @@ export async function buildConsoleApp(config: Config, deps: ConsoleDeps): Promis
 
   await app.register(staffTokensRoutes, { tokens });
   await app.register(consoleDocsRoutes);
+  await app.register(webhooksRoutes, { webhooks: services.webhooks });
 
   if (webBuilt) await registerWebApp(app, dist);
 

@@ -30,6 +30,7 @@ export const CONSOLE_API_TAGS = [
   { name: 'audit', description: 'The staff audit log' },
   { name: 'staff', description: 'The staff and their roles (owners)' },
   { name: 'tokens', description: 'Staff API tokens (owners)' },
+  { name: 'webhooks', description: 'Outbound webhook endpoints and their delivery log (owners)' },
   { name: 'docs', description: 'This document' },
 ] as const;
 const TAG_NAMES = new Set<string>(CONSOLE_API_TAGS.map((t) => t.name));

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { invoices, subscriptions, users } from '../../src/db/schema/index';
+import { invoices, subscriptions, users, webhookDeliveries, webhookMessages } from '../../src/db/schema/index';
 import type { ConsoleTestApp } from '../console-helpers';
 import { customerWithEverything, signIn, type Customer } from '../fuzz/customers';
 import { settle } from '../fuzz/db-state';
@@ -105,6 +105,34 @@ export async function consoleFixtures(t: ConsoleTestApp) {
     /** A new staff API token (role support): its id. */
     async staffTokenId(): Promise<string> {
       return (await t.staffToken('support')).id;
+    },
+    /** A new webhook endpoint (on a private address: a delivery to it is refused, nothing leaves the machine). */
+    async webhookEndpoint(): Promise<string> {
+      const { endpoint } = await t.app.ctx.services.webhooks.create(
+        { url: 'https://10.0.0.1/hook', description: 'Matrix', eventTypes: ['node.activated'], reason: 'Test set-up' },
+        { id: null, email: 'test' },
+      );
+      return endpoint.id;
+    },
+    /** A delivered event of a new webhook endpoint: the endpoint's and the delivery's ids. */
+    async webhookDelivery(): Promise<{ endpointId: string; deliveryId: string }> {
+      const endpointId = await fx.webhookEndpoint();
+      const now = t.clock.now();
+      const messageId = `msg_test_${++n}_${randomUUID().slice(0, 8)}`;
+      await t.db.insert(webhookMessages).values({
+        id: messageId,
+        type: 'node.activated',
+        resourceType: 'node',
+        resourceId: randomUUID(),
+        sequence: 1,
+        payload: { type: 'node.activated' },
+        createdAt: now,
+      });
+      const [d] = await t.db
+        .insert(webhookDeliveries)
+        .values({ endpointId, messageId, status: 'delivered', attempts: 1, createdAt: now, updatedAt: now })
+        .returning();
+      return { endpointId, deliveryId: String(d!.id) };
     },
   };
   return fx;

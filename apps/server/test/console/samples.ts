@@ -146,4 +146,35 @@ export const SAMPLES: Record<
     status: 204,
   },
   getConsoleApiDocs: { ok: () => ({}) },
+  listWebhookEndpoints: { ok: () => ({}) },
+  createWebhookEndpoint: {
+    ok: () => ({ body: { url: 'https://hooks.example.com/portal', eventTypes: ['license.issued'], ...reason } }),
+    bad: () => ({ body: { url: 'ftp://hooks.example.com/portal', ...reason } }),
+    status: 201,
+  },
+  updateWebhookEndpoint: {
+    ok: async (fx) => ({ params: { endpointId: await fx.webhookEndpoint() }, body: { description: 'CRM', ...reason } }),
+    bad: () => ({
+      params: { endpointId: '00000000-0000-4000-8000-000000000001' },
+      body: { eventTypes: ['license.stolen'], ...reason },
+    }),
+  },
+  deleteWebhookEndpoint: {
+    ok: async (fx) => ({ params: { endpointId: await fx.webhookEndpoint() }, body: reason }),
+    bad: () => ({ params: { endpointId: 'not-an-id' }, body: reason }),
+    status: 204,
+  },
+  rotateWebhookSecret: {
+    ok: async (fx) => ({ params: { endpointId: await fx.webhookEndpoint() }, body: { overlapHours: 24, ...reason } }),
+    bad: () => ({ params: { endpointId: '00000000-0000-4000-8000-000000000001' }, body: { overlapHours: 1000, ...reason } }),
+  },
+  listWebhookAttempts: {
+    ok: async (fx) => ({ params: { endpointId: await fx.webhookEndpoint() } }),
+    bad: () => ({ params: { endpointId: '00000000-0000-4000-8000-000000000001' }, query: { size: '1000' } }),
+  },
+  resendWebhook: {
+    ok: async (fx) => ({ params: await fx.webhookDelivery(), body: reason }),
+    bad: () => ({ params: { endpointId: '00000000-0000-4000-8000-000000000001', deliveryId: '1' }, body: {} }),
+    status: 202,
+  },
 };

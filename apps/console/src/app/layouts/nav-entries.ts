@@ -8,6 +8,7 @@ import {
   IconRepeat,
   IconUsers,
   IconUserShield,
+  IconWebhook,
   type Icon,
 } from '@tabler/icons-react';
 import type { ConsoleRouteId } from '@portal/contract';
@@ -39,6 +40,7 @@ export const NAV_GROUPS: ReadonlyArray<{ label: string; entries: readonly NavEnt
       { label: 'Staff', path: '/staff', icon: IconUserShield, route: 'listStaff' },
       { label: 'Security', path: '/security', icon: IconLock, route: 'listFactors' },
       { label: 'API tokens', path: '/api-tokens', icon: IconPlugConnected, route: 'listStaffTokens' },
+      { label: 'Webhooks', path: '/webhooks', icon: IconWebhook, route: 'listWebhookEndpoints' },
     ],
   },
 ];

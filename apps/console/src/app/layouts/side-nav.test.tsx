@@ -18,6 +18,7 @@ describe('SideNav', () => {
       'Staff',
       'Security',
       'API tokens',
+      'Webhooks',
     ]);
     expect(screen.getByRole('link', { name: 'Customers' })).toHaveAttribute('aria-current', 'page');
   });
@@ -26,6 +27,7 @@ describe('SideNav', () => {
     renderRoutes([{ path: '*', element: <SideNav /> }], { path: '/overview', as: staff('billing') });
     expect(entries()).not.toContain('Staff');
     expect(entries()).not.toContain('API tokens');
+    expect(entries()).not.toContain('Webhooks');
     expect(screen.getByText('billing@vendor.example')).toBeInTheDocument();
   });
 });

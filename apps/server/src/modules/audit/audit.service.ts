@@ -6,10 +6,16 @@ import type { Clock } from '../../lib/clock';
 import { toAuditEntry, type AuditEvent } from './audit-events';
 
 /** The customer's activity log: every change to their account, cards, subscriptions, licenses and nodes. */
-export function createAuditService(deps: { db: Db; clock: Clock }) {
+export function createAuditService(deps: {
+  db: Db;
+  clock: Clock;
+  /** Told of every entry in its transaction (outbound webhooks announce the change from it). */
+  onRecord?: (tx: Tx, event: AuditEvent) => Promise<void>;
+}) {
   /** Records `event` in the caller's transaction, worded by toAuditEntry(). */
   async function record(tx: Tx, event: AuditEvent): Promise<void> {
     await tx.insert(auditEvents).values({ ...toAuditEntry(event), createdAt: deps.clock.now() });
+    await deps.onRecord?.(tx, event);
   }
 
   async function list(userId: string, page: number, size: number): Promise<Page<ActivityItem>> {

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { STRIPE_JOBS } from '../../providers/billing/stripe/stripe-jobs';
 import { EmailJobSchema } from '../email/email-job';
 
@@ -11,6 +11,8 @@ import { EmailJobSchema } from '../email/email-job';
 export const JOBS = {
   /** An e-mail: a template and its data (rendered when sent), or an already rendered message. */
   email: EmailJobSchema,
+  /** One attempt of an outbound webhook's delivery (modules/webhooks). */
+  webhook: z.object({ deliveryId: z.number().int().positive() }),
   // Stripe calls after a commit and webhook processing; the Stripe gateway owns their payloads.
   ...STRIPE_JOBS,
 } satisfies Record<string, z.ZodType<Record<string, unknown>>>;

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client';
@@ -7,6 +7,14 @@ import type { Clock } from '../../lib/clock';
 import { JOBS, type JobMap, type Jobs } from './jobs';
 
 export type OutboxHandler<M extends JobMap, K extends keyof M> = (payload: z.output<M[K]>) => Promise<void>;
+
+/** How a kind retries: the wait after each failed attempt, then what to do when they have run out. */
+export type RetryPolicy<P> = {
+  /** Milliseconds to wait after attempt n fails (n from 1); after the last, the row gives up. */
+  delaysMs: readonly number[];
+  /** Called once when the row gives up (its last attempt failed). */
+  onGiveUp?: (payload: P, err: unknown) => Promise<void>;
+};
 
 const LEASE_MS = 60_000;
 const MAX_ATTEMPTS = 12;
@@ -20,16 +28,27 @@ const MAX_ATTEMPTS = 12;
 export function createOutboxService<M extends JobMap = Jobs>(deps: { db: Db; clock: Clock; log: FastifyBaseLogger; jobs?: M }) {
   const jobs = (deps.jobs ?? JOBS) as M;
   const handlers = new Map<string, (payload: unknown) => Promise<void>>();
+  const policies = new Map<string, RetryPolicy<unknown>>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
   let stopped = false;
 
   /** Queues `kind` in the caller's transaction; a payload its schema refuses throws before the insert. */
-  async function enqueue<K extends keyof M & string>(tx: Tx, kind: K, payload: z.input<M[K]>) {
+  async function enqueue<K extends keyof M & string>(
+    tx: Tx,
+    kind: K,
+    payload: z.input<M[K]>,
+    options: { orderingKey?: string } = {},
+  ) {
     const parsed = jobs[kind]!.safeParse(payload);
     if (!parsed.success) throw new Error(`invalid ${kind} job: ${parsed.error.message}`);
     // The input is stored (not the parsed output), so the handler's parse sees what was enqueued.
-    await tx.insert(outbox).values({ kind, payload: payload as Record<string, unknown>, availableAt: deps.clock.now() });
+    await tx.insert(outbox).values({
+      kind,
+      payload: payload as Record<string, unknown>,
+      availableAt: deps.clock.now(),
+      orderingKey: options.orderingKey ?? null,
+    });
   }
 
   /**
@@ -45,7 +64,15 @@ export function createOutboxService<M extends JobMap = Jobs>(deps: { db: Db; clo
       const due = await tx
         .select({ id: outbox.id })
         .from(outbox)
-        .where(and(isNull(outbox.doneAt), lte(outbox.availableAt, now), inArray(outbox.kind, kinds)))
+        .where(
+          and(
+            isNull(outbox.doneAt),
+            lte(outbox.availableAt, now),
+            inArray(outbox.kind, kinds),
+            // A row waits for the earlier rows of its ordering key (and so for their retries).
+            sql`(${outbox.orderingKey} is null or not exists (select 1 from ${outbox} earlier where earlier.ordering_key = ${outbox.orderingKey} and earlier.done_at is null and earlier.id < ${outbox.id}))`,
+          ),
+        )
         .orderBy(asc(outbox.id))
         .limit(limit)
         .for('update', { skipLocked: true });
@@ -83,9 +110,17 @@ export function createOutboxService<M extends JobMap = Jobs>(deps: { db: Db; clo
             .where(eq(outbox.id, row.id));
           handled++;
         } catch (err) {
-          const failed = row.attempts >= MAX_ATTEMPTS;
-          const backoff = Math.min(3_600_000, 1000 * 2 ** row.attempts);
+          const policy = policies.get(row.kind);
+          const failed = policy ? row.attempts > policy.delaysMs.length : row.attempts >= MAX_ATTEMPTS;
+          const backoff = policy ? (policy.delaysMs[row.attempts - 1] ?? 0) : Math.min(3_600_000, 1000 * 2 ** row.attempts);
           deps.log.warn({ err, kind: row.kind, attempts: row.attempts }, 'outbox delivery failed');
+          if (failed && policy?.onGiveUp) {
+            try {
+              await policy.onGiveUp(jobs[row.kind]!.parse(row.payload), err);
+            } catch (giveUpErr) {
+              deps.log.error({ err: giveUpErr, kind: row.kind }, 'outbox give-up handler failed');
+            }
+          }
           await deps.db
             .update(outbox)
             .set({
@@ -130,8 +165,9 @@ export function createOutboxService<M extends JobMap = Jobs>(deps: { db: Db; clo
   }
 
   return {
-    on<K extends keyof M & string>(kind: K, handler: OutboxHandler<M, K>) {
+    on<K extends keyof M & string>(kind: K, handler: OutboxHandler<M, K>, retry?: RetryPolicy<z.output<M[K]>>) {
       handlers.set(kind, handler as (payload: unknown) => Promise<void>);
+      if (retry) policies.set(kind, retry as RetryPolicy<unknown>);
     },
     enqueue,
     kick,
@@ -142,6 +178,14 @@ export function createOutboxService<M extends JobMap = Jobs>(deps: { db: Db; clo
         .from(outbox)
         .where(isNull(outbox.doneAt));
       return row?.n ?? 0;
+    },
+    /** Deletes rows done before `before` (retention); answers how many. */
+    async pruneDone(before: Date): Promise<number> {
+      const gone = await deps.db
+        .delete(outbox)
+        .where(and(isNotNull(outbox.doneAt), lt(outbox.doneAt, before)))
+        .returning({ id: outbox.id });
+      return gone.length;
     },
     start(intervalMs = 2000) {
       stopped = false;

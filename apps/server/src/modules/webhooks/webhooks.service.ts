@@ -1,0 +1,457 @@
+import { and, count, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
+import {
+  WEBHOOK_CATALOGUE_VERSION,
+  type CreateWebhookEndpointBody,
+  type Page,
+  type RotateWebhookSecretBody,
+  type UpdateWebhookEndpointBody,
+  type WebhookAttempt,
+  type WebhookEndpoint,
+} from '@portal/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db, Tx } from '../../db/client';
+import {
+  staff,
+  staffAudit,
+  webhookAttempts,
+  webhookDeliveries,
+  webhookEndpoints,
+  webhookEvents,
+  webhookMessages,
+  webhookSequences,
+} from '../../db/schema/index';
+import type { Clock } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
+import type { SecretBox } from '../../lib/secret-box';
+import type { AuditEvent } from '../audit/audit-events';
+import type { OutboxService } from '../outbox/outbox.service';
+import { emissionsOf, stateOf } from './webhook-events';
+import { generateMessageId, generateWebhookSecret, webhookHeaders } from './webhook-signing';
+import type { WebhookTransport } from './webhook-transport';
+
+/**
+ * Waits after each failed attempt: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 20 h; ten
+ * attempts over about three days (the Standard Webhooks schedule, stretched; ADR 101).
+ */
+export const WEBHOOK_RETRY_DELAYS_MS = [5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 72_000].map((s) => s * 1000);
+/** The start of an answer's body kept in the delivery log. */
+const LOGGED_BODY_CHARS = 1024;
+
+type EndpointRow = typeof webhookEndpoints.$inferSelect;
+/** Who acts in the console (the staff audit log names them). */
+export type WebhookActor = { id: string | null; email: string };
+
+export type WebhookServiceDeps = {
+  db: Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  outbox: Pick<OutboxService, 'enqueue' | 'on' | 'kick'>;
+  /** Seals the endpoints' secrets at rest. */
+  box: SecretBox;
+  transport: WebhookTransport;
+  /** The console's address, for the e-mail that says an endpoint was turned off. */
+  consoleUrl: string;
+};
+
+const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({
+  id: r.id,
+  url: r.url,
+  description: r.description,
+  eventTypes: r.eventTypes,
+  enabled: r.enabled,
+  disabledReason: r.disabledReason,
+  previousSecretExpiresAt: r.previousSecretExpiresAt?.toISOString() ?? null,
+  createdAt: r.createdAt.toISOString(),
+  updatedAt: r.updatedAt.toISOString(),
+});
+
+/** The ordering key of an endpoint's events about one resource: they run one at a time, in order. */
+const laneOf = (endpointId: string, resourceType: string, resourceId: string) =>
+  `webhook:${endpointId}:${resourceType}:${resourceId}`;
+
+/**
+ * Outbound webhooks: endpoints (owners manage them in the console), the events announced from
+ * the activity log's entries in the change's own transaction, and their delivery through the
+ * outbox: signed (Standard Webhooks), retried on a schedule, in order per endpoint and resource,
+ * logged per attempt; an endpoint whose delivery gives up is turned off and the owners are told.
+ */
+export function createWebhookService(deps: WebhookServiceDeps) {
+  const { db, clock, box } = deps;
+
+  async function audit(tx: Tx, actor: WebhookActor, action: string, reason: string, subject: string, data = {}) {
+    await tx.insert(staffAudit).values({
+      staffId: actor.id,
+      staffEmail: actor.email,
+      action,
+      reason,
+      subject,
+      data,
+      at: clock.now(),
+    });
+  }
+
+  async function lockEndpoint(tx: Tx, id: string): Promise<EndpointRow> {
+    const [row] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)).for('update');
+    if (!row) throw new AppError('NOT_FOUND', 'This webhook endpoint was not found');
+    return row;
+  }
+
+  // ---------- endpoints ----------
+
+  async function list(): Promise<WebhookEndpoint[]> {
+    const rows = await db.select().from(webhookEndpoints).orderBy(webhookEndpoints.createdAt, webhookEndpoints.id);
+    return rows.map(toEndpoint);
+  }
+
+  async function create(input: CreateWebhookEndpointBody & { description: string; eventTypes: string[] }, actor: WebhookActor) {
+    const secret = generateWebhookSecret();
+    const now = clock.now();
+    return db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(webhookEndpoints)
+        .values({
+          url: input.url,
+          description: input.description,
+          eventTypes: [...new Set(input.eventTypes)],
+          secretSealed: box.seal(secret),
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      await audit(tx, actor, 'webhook_endpoint_created', input.reason, input.url, { endpointId: row!.id });
+      return { endpoint: toEndpoint(row!), secret };
+    });
+  }
+
+  async function update(id: string, input: UpdateWebhookEndpointBody, actor: WebhookActor): Promise<WebhookEndpoint> {
+    return db.transaction(async (tx) => {
+      const before = await lockEndpoint(tx, id);
+      const patch: Partial<EndpointRow> = { updatedAt: clock.now() };
+      if (input.url !== undefined) patch.url = input.url;
+      if (input.description !== undefined) patch.description = input.description;
+      if (input.eventTypes !== undefined) patch.eventTypes = [...new Set(input.eventTypes)];
+      if (input.enabled !== undefined) {
+        patch.enabled = input.enabled;
+        patch.disabledReason = null;
+      }
+      const [row] = await tx.update(webhookEndpoints).set(patch).where(eq(webhookEndpoints.id, id)).returning();
+      if (input.enabled === false && before.enabled) await cancelPending(tx, id);
+      const { reason, ...changed } = input;
+      await audit(tx, actor, 'webhook_endpoint_updated', reason, row!.url, { endpointId: id, ...changed });
+      return toEndpoint(row!);
+    });
+  }
+
+  async function remove(id: string, reason: string, actor: WebhookActor): Promise<void> {
+    await db.transaction(async (tx) => {
+      const row = await lockEndpoint(tx, id);
+      // Its deliveries and log go with it (foreign keys); its queued jobs find nothing and finish.
+      await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id));
+      await audit(tx, actor, 'webhook_endpoint_deleted', reason, row.url, { endpointId: id });
+    });
+  }
+
+  /** A new secret, shown once; the previous one keeps signing beside it for `overlapHours`. */
+  async function rotateSecret(id: string, input: RotateWebhookSecretBody & { overlapHours: number }, actor: WebhookActor) {
+    const secret = generateWebhookSecret();
+    return db.transaction(async (tx) => {
+      const before = await lockEndpoint(tx, id);
+      const now = clock.now();
+      const [row] = await tx
+        .update(webhookEndpoints)
+        .set({
+          secretSealed: box.seal(secret),
+          previousSecretSealed: input.overlapHours > 0 ? before.secretSealed : null,
+          previousSecretExpiresAt: input.overlapHours > 0 ? new Date(now.getTime() + input.overlapHours * 3_600_000) : null,
+          updatedAt: now,
+        })
+        .where(eq(webhookEndpoints.id, id))
+        .returning();
+      await audit(tx, actor, 'webhook_secret_rotated', input.reason, row!.url, {
+        endpointId: id,
+        overlapHours: input.overlapHours,
+      });
+      return { endpoint: toEndpoint(row!), secret };
+    });
+  }
+
+  async function cancelPending(tx: Tx, endpointId: string) {
+    await tx
+      .update(webhookDeliveries)
+      .set({ status: 'cancelled', updatedAt: clock.now() })
+      .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, 'pending')));
+  }
+
+  // ---------- events ----------
+
+  /** Announces what an activity entry says changed, in the caller's transaction (see webhook-events.ts). */
+  async function announce(tx: Tx, event: AuditEvent): Promise<void> {
+    const emissions = emissionsOf(event);
+    if (emissions.length === 0) return;
+    const endpoints = await tx
+      .select({ id: webhookEndpoints.id, eventTypes: webhookEndpoints.eventTypes })
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.enabled, true));
+    if (endpoints.length === 0) return;
+    const now = clock.now();
+    for (const e of emissions) {
+      const wanting = endpoints.filter((p) => p.eventTypes.length === 0 || p.eventTypes.includes(e.type));
+      if (wanting.length === 0) continue;
+      const state = await stateOf(tx, e);
+      if (!state) continue;
+      // The resource's sequence row is locked until this transaction ends: its next event waits, so
+      // sequence numbers, commits and outbox rows of one resource come in the same order.
+      const [seq] = await tx
+        .insert(webhookSequences)
+        .values({ resourceType: e.resource, resourceId: state.resourceId, sequence: 1 })
+        .onConflictDoUpdate({
+          target: [webhookSequences.resourceType, webhookSequences.resourceId],
+          set: { sequence: sql`${webhookSequences.sequence} + 1` },
+        })
+        .returning({ sequence: webhookSequences.sequence });
+      const id = generateMessageId();
+      const payload = {
+        type: e.type,
+        timestamp: now.toISOString(),
+        version: WEBHOOK_CATALOGUE_VERSION,
+        data: { resource: e.resource, sequence: seq!.sequence, object: state.object },
+      };
+      await tx.insert(webhookMessages).values({
+        id,
+        type: e.type,
+        resourceType: e.resource,
+        resourceId: state.resourceId,
+        sequence: seq!.sequence,
+        payload,
+        createdAt: now,
+      });
+      for (const endpoint of wanting) await queueDelivery(tx, endpoint.id, id, laneOf(endpoint.id, e.resource, state.resourceId));
+    }
+  }
+
+  async function queueDelivery(tx: Tx, endpointId: string, messageId: string, lane: string): Promise<number> {
+    const now = clock.now();
+    const [d] = await tx
+      .insert(webhookDeliveries)
+      .values({ endpointId, messageId, createdAt: now, updatedAt: now })
+      .returning({ id: webhookDeliveries.id });
+    await deps.outbox.enqueue(tx, 'webhook', { deliveryId: d!.id }, { orderingKey: lane });
+    return d!.id;
+  }
+
+  // ---------- delivery ----------
+
+  /** One attempt of a delivery (the outbox's `webhook` job): throws when it must be tried again. */
+  async function deliver(deliveryId: number): Promise<void> {
+    const [row] = await db
+      .select({ d: webhookDeliveries, e: webhookEndpoints, m: webhookMessages })
+      .from(webhookDeliveries)
+      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+      .innerJoin(webhookMessages, eq(webhookMessages.id, webhookDeliveries.messageId))
+      .where(eq(webhookDeliveries.id, deliveryId));
+    // Gone (its endpoint deleted, or pruned) or settled: nothing left to do.
+    if (!row || row.d.status !== 'pending') return;
+    const { d, e, m } = row;
+    if (!e.enabled) {
+      await db
+        .update(webhookDeliveries)
+        .set({ status: 'cancelled', updatedAt: clock.now() })
+        .where(eq(webhookDeliveries.id, d.id));
+      return;
+    }
+    const now = clock.now();
+    const secrets = [box.open(e.secretSealed)];
+    if (e.previousSecretSealed && e.previousSecretExpiresAt && e.previousSecretExpiresAt > now) {
+      secrets.push(box.open(e.previousSecretSealed));
+    }
+    const body = JSON.stringify(m.payload);
+    const headers = webhookHeaders(secrets, m.id, now, body);
+    const started = performance.now();
+    let status: number | null = null;
+    let answer: string | null = null;
+    let error: string | null = null;
+    try {
+      const res = await deps.transport.send({ url: e.url, headers, body });
+      status = res.status;
+      answer = res.body.slice(0, LOGGED_BODY_CHARS);
+      if (status < 200 || status > 299) error = `The endpoint answered ${status}`;
+    } catch (err) {
+      error = String((err as Error).message ?? err).slice(0, 500);
+    }
+    const ok = error === null;
+    await db.transaction(async (tx) => {
+      await tx.insert(webhookAttempts).values({
+        deliveryId: d.id,
+        endpointId: e.id,
+        attempt: d.attempts + 1,
+        at: now,
+        url: e.url,
+        signedAt: Math.floor(now.getTime() / 1000),
+        responseStatus: status,
+        responseBody: answer,
+        error,
+        durationMs: Math.round(performance.now() - started),
+      });
+      await tx
+        .update(webhookDeliveries)
+        .set({ attempts: d.attempts + 1, updatedAt: clock.now(), ...(ok ? { status: 'delivered' } : {}) })
+        .where(eq(webhookDeliveries.id, d.id));
+    });
+    if (!ok) throw new Error(error!);
+  }
+
+  /**
+   * A delivery whose last attempt failed: it is failed, its endpoint turned off (its other pending
+   * deliveries cancelled, a resend brings any back) and every owner told by e-mail.
+   */
+  async function giveUp(deliveryId: number): Promise<void> {
+    await db.transaction(async (tx) => {
+      const [d] = await tx.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId));
+      if (!d || d.status !== 'pending') return;
+      await tx.update(webhookDeliveries).set({ status: 'failed', updatedAt: clock.now() }).where(eq(webhookDeliveries.id, d.id));
+      const [e] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, d.endpointId)).for('update');
+      if (!e?.enabled) return;
+      await tx
+        .update(webhookEndpoints)
+        .set({ enabled: false, disabledReason: 'failing', updatedAt: clock.now() })
+        .where(eq(webhookEndpoints.id, e.id));
+      await cancelPending(tx, e.id);
+      const owners = await tx
+        .select({ email: staff.email })
+        .from(staff)
+        .where(and(eq(staff.role, 'owner'), isNullDisabled()));
+      for (const owner of owners) {
+        const text = [
+          `The webhook endpoint ${e.url}${e.description ? ` (${e.description})` : ''} was turned off:`,
+          `its deliveries kept failing for ${WEBHOOK_RETRY_DELAYS_MS.length + 1} attempts over about three days.`,
+          '',
+          `Its delivery log shows the answers. Turn it back on in the console (${deps.consoleUrl}/webhooks) once it`,
+          'answers again, then resend what it missed from its delivery log.',
+        ].join('\n');
+        await deps.outbox.enqueue(tx, 'email', {
+          to: owner.email,
+          subject: 'A webhook endpoint was turned off',
+          text,
+          html: `<p>${escapeHtml(text).replace(/\n\n/g, '</p><p>').replace(/\n/g, ' ')}</p>`,
+        });
+      }
+    });
+  }
+
+  // ---------- the delivery log ----------
+
+  async function listAttempts(endpointId: string, page: number, size: number): Promise<Page<WebhookAttempt>> {
+    const [endpoint] = await db
+      .select({ id: webhookEndpoints.id })
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.id, endpointId));
+    if (!endpoint) throw new AppError('NOT_FOUND', 'This webhook endpoint was not found');
+    const [rows, [total]] = await Promise.all([
+      db
+        .select({ a: webhookAttempts, d: webhookDeliveries, m: webhookMessages })
+        .from(webhookAttempts)
+        .innerJoin(webhookDeliveries, eq(webhookDeliveries.id, webhookAttempts.deliveryId))
+        .innerJoin(webhookMessages, eq(webhookMessages.id, webhookDeliveries.messageId))
+        .where(eq(webhookAttempts.endpointId, endpointId))
+        .orderBy(desc(webhookAttempts.id))
+        .limit(size)
+        .offset((page - 1) * size),
+      db.select({ n: count() }).from(webhookAttempts).where(eq(webhookAttempts.endpointId, endpointId)),
+    ]);
+    return {
+      items: rows.map(({ a, d, m }) => ({
+        id: a.id,
+        deliveryId: d.id,
+        messageId: m.id,
+        eventType: m.type,
+        attempt: a.attempt,
+        at: a.at.toISOString(),
+        url: a.url,
+        requestBody: JSON.stringify(m.payload),
+        responseStatus: a.responseStatus,
+        responseBody: a.responseBody,
+        error: a.error,
+        durationMs: a.durationMs,
+        deliveryStatus: d.status,
+      })),
+      page,
+      size,
+      total: total?.n ?? 0,
+    };
+  }
+
+  /** Sends a delivery's message again (same `webhook-id`, so receivers that saw it can drop it). */
+  async function resend(endpointId: string, deliveryId: number, reason: string, actor: WebhookActor): Promise<number> {
+    const id = await db.transaction(async (tx) => {
+      const endpoint = await lockEndpoint(tx, endpointId);
+      const [d] = await tx
+        .select({
+          messageId: webhookDeliveries.messageId,
+          resourceType: webhookMessages.resourceType,
+          resourceId: webhookMessages.resourceId,
+        })
+        .from(webhookDeliveries)
+        .innerJoin(webhookMessages, eq(webhookMessages.id, webhookDeliveries.messageId))
+        .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpointId)));
+      if (!d) throw new AppError('NOT_FOUND', 'This delivery was not found on this endpoint');
+      if (!endpoint.enabled) throw new AppError('CONFLICT', 'This endpoint is turned off: turn it on before resending');
+      const newId = await queueDelivery(tx, endpointId, d.messageId, laneOf(endpointId, d.resourceType, d.resourceId));
+      await audit(tx, actor, 'webhook_resent', reason, endpoint.url, { endpointId, deliveryId, messageId: d.messageId });
+      return newId;
+    });
+    void deps.outbox.kick();
+    return id;
+  }
+
+  // ---------- retention ----------
+
+  /**
+   * Deletes what is older than `before`: attempts of the log, settled deliveries, messages no
+   * delivery needs any more, and the payment provider's processed event ids. Answers the counts.
+   */
+  async function prune(before: Date) {
+    const attempts = await db.delete(webhookAttempts).where(lt(webhookAttempts.at, before)).returning({ id: webhookAttempts.id });
+    const deliveries = await db
+      .delete(webhookDeliveries)
+      .where(and(ne(webhookDeliveries.status, 'pending'), lt(webhookDeliveries.updatedAt, before)))
+      .returning({ id: webhookDeliveries.id });
+    const old = await db.select({ id: webhookMessages.id }).from(webhookMessages).where(lt(webhookMessages.createdAt, before));
+    let messages = 0;
+    for (let i = 0; i < old.length; i += 500) {
+      const ids = old.slice(i, i + 500).map((r) => r.id);
+      const gone = await db
+        .delete(webhookMessages)
+        .where(
+          and(
+            inArray(webhookMessages.id, ids),
+            sql`not exists (select 1 from ${webhookDeliveries} where ${webhookDeliveries.messageId} = ${webhookMessages.id})`,
+          ),
+        )
+        .returning({ id: webhookMessages.id });
+      messages += gone.length;
+    }
+    // Stripe retries an event for three days at most: an id older than the period cannot come back.
+    const providerEvents = await db
+      .delete(webhookEvents)
+      .where(and(lt(webhookEvents.receivedAt, before), sql`${webhookEvents.processedAt} is not null`))
+      .returning({ id: webhookEvents.id });
+    return { attempts: attempts.length, deliveries: deliveries.length, messages, providerEvents: providerEvents.length };
+  }
+
+  /** Registers the outbox's `webhook` job: one attempt per run, the retry schedule, giving up. */
+  function register() {
+    deps.outbox.on('webhook', (p) => deliver(p.deliveryId), {
+      delaysMs: WEBHOOK_RETRY_DELAYS_MS,
+      onGiveUp: (p) => giveUp(p.deliveryId),
+    });
+  }
+
+  return { list, create, update, remove, rotateSecret, announce, deliver, giveUp, listAttempts, resend, prune, register };
+}
+export type WebhookService = ReturnType<typeof createWebhookService>;
+
+const isNullDisabled = () => sql`${staff.disabledAt} is null`;
+
+function escapeHtml(s: string) {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
