@@ -66,6 +66,8 @@ const NAMES: Readonly<Record<ApiTag, Readonly<Record<string, string>>>> = {
   },
   billing: {
     'GET /api/billing/prices': 'listPrices',
+    'GET /api/billing/details': 'getBillingDetails',
+    'PUT /api/billing/details': 'updateBillingDetails',
     'GET /api/billing/methods/': 'listPaymentMethods',
     'DELETE /api/billing/methods/{id}': 'removePaymentMethod',
     'POST /api/billing/intents/setup': 'createSetupIntent',

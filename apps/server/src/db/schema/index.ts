@@ -8,3 +8,4 @@ export * from './staff';
 export * from './console-rollups';
 export * from './staff-factors';
 export * from './api-tokens';
+export * from './billing-details';

@@ -7,6 +7,7 @@ import { AppError } from '../../lib/errors';
 import type { BillTo, PaymentGateway, Receipt, StatePatch } from '../../providers/billing/gateway';
 import { createLocalGateway } from '../../providers/billing/local/local-gateway';
 import { createStripeGateway } from '../../providers/billing/stripe/stripe-gateway';
+import type { VatRegistry } from '../../providers/vies/vies';
 import type { AuditService } from '../audit/audit.service';
 import type { EmailJob } from '../email/email-job';
 import type { LicenseService } from '../licenses/licenses.service';
@@ -29,13 +30,15 @@ export type BillingLicenses = Pick<
 >;
 
 export type BillingDeps = {
-  config: Pick<Config, 'publicUrl' | 'pricing' | 'stripe' | 'payments'>;
+  config: Pick<Config, 'publicUrl' | 'pricing' | 'stripe' | 'payments' | 'seller' | 'tax'>;
   db: Db;
   clock: Clock;
   log: FastifyBaseLogger;
   audit: Pick<AuditService, 'record'>;
   outbox: Pick<OutboxService, 'enqueue' | 'on' | 'kick'>;
   licenses: BillingLicenses;
+  /** VIES, the EU's VAT number check (billing-details.ts). */
+  vat: VatRegistry;
 };
 
 /** The signed-in user as billing sees them. */

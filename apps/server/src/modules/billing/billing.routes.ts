@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  BillingDetailsResponseSchema,
   ChangePreviewSchema,
   CheckoutBodySchema,
   CheckoutResponseSchema,
@@ -19,6 +20,7 @@ import {
   SubscriptionListSchema,
   SubscriptionParamsSchema,
   SubscriptionResponseSchema,
+  UpdateBillingDetailsBodySchema,
   UpdateIntervalBodySchema,
   UpdateQuantityBodySchema,
   WebhookResponseSchema,
@@ -67,6 +69,26 @@ export async function billingRoutes(app: FastifyInstance, { config, billing, rat
     '/billing/prices',
     { schema: { summary: 'Plan prices per node (minor units)', response: { 200: PriceSchema } } },
     async () => billing.prices(),
+  );
+
+  r.get(
+    '/billing/details',
+    signedIn({
+      summary: 'The billing details invoices are made out to (null until given)',
+      response: { 200: BillingDetailsResponseSchema },
+    }),
+    async (req) => ({ details: await billing.getBillingDetails(req.user.id) }),
+  );
+
+  r.put(
+    '/billing/details',
+    signedIn({
+      summary:
+        'Set the billing details (applies to later invoices). An EU VAT number is checked with VIES: valid, invalid, or pending while VIES cannot be asked',
+      body: UpdateBillingDetailsBodySchema,
+      response: { 200: BillingDetailsResponseSchema, ...errors },
+    }),
+    async (req) => ({ details: await billing.updateBillingDetails(req.user, req.body) }),
   );
 
   for (const url of withSlash('/billing/methods')) {

@@ -1,5 +1,6 @@
 import type { Price } from '@portal/contract';
 import { createBillingContext, type BillingDeps } from './billing-context';
+import { createBillingDetails } from './billing-details';
 import { createCards } from './cards';
 import { createCheckout } from './checkout';
 import { createInvoicesAndExport } from './invoices-and-export';
@@ -28,12 +29,16 @@ export function createBillingService(deps: BillingDeps) {
   const documents = createInvoicesAndExport(ctx, cards);
   const sync = createProviderSync(ctx, cards);
   const refunds = createRefunds(ctx);
+  const details = createBillingDetails(ctx);
 
   return {
     provider: ctx.gateway.kind,
     prices(): Price {
       return { ...deps.config.pricing };
     },
+
+    getBillingDetails: details.getBillingDetails,
+    updateBillingDetails: details.updateBillingDetails,
 
     listPaymentMethods: cards.listPaymentMethods,
     createSetupIntent: cards.createSetupIntent,
