@@ -93,7 +93,7 @@ const EU_VAT_FORMATS: Record<string, { re: RegExp; hint: string }> = {
 };
 
 /** A tax ID as people type it, reduced to its canonical form (upper case, no spaces, dots or dashes). */
-export const compactTaxId = (value: string) => value.toUpperCase().replace(/[\s.\-]/g, '');
+export const compactTaxId = (value: string) => value.toUpperCase().replace(/[\s.-]/g, '');
 
 /**
  * Checks a tax ID's format for the billing address's country. Answers the canonical value, or the

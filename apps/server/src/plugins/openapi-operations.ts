@@ -73,6 +73,7 @@ const NAMES: Readonly<Record<ApiTag, Readonly<Record<string, string>>>> = {
     'POST /api/billing/intents/setup': 'createSetupIntent',
     'POST /api/billing/local/confirm-setup': 'confirmLocalSetup',
     'POST /api/billing/intents/checkout': 'checkout',
+    'GET /api/billing/checkout/preview': 'previewCheckout',
     'GET /api/billing/subscriptions/': 'listSubscriptions',
     'GET /api/billing/subscriptions/{stripeId}/invoices': 'listInvoices',
     'PATCH /api/billing/subscriptions/{stripeId}/': 'updateInterval',

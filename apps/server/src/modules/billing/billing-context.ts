@@ -13,7 +13,9 @@ import type { EmailJob } from '../email/email-job';
 import type { LicenseService } from '../licenses/licenses.service';
 import type { OutboxService } from '../outbox/outbox.service';
 import { billingRepository as repo, type CustomerRow, type SubscriptionRow } from './billing.repository';
+import { createInvoiceTerms } from './invoice-terms';
 import { describe } from './lifecycle';
+import { loadTaxRates } from './tax/tax-rates';
 import { openInvoiceOf as openInvoice, paymentFailingOf } from './payment-failing';
 import { createTransition, type LicenseEffect } from './transition';
 
@@ -77,7 +79,9 @@ export function toSubscription(
  */
 export function createBillingContext(deps: BillingDeps) {
   const { config, clock, log, outbox, licenses } = deps;
-  const local = createLocalGateway({ pricing: config.pricing, clock });
+  const rates = loadTaxRates(config.tax.ratesFile);
+  const terms = createInvoiceTerms({ seller: config.seller, rates });
+  const local = createLocalGateway({ pricing: config.pricing, clock, terms });
   const stripe = config.stripe ? createStripeGateway({ config, clock, log, deferred: outbox }) : undefined;
   /** New customers, cards and subscriptions go to the configured provider. */
   const gateway: PaymentGateway = stripe ?? local;
@@ -223,6 +227,7 @@ export function createBillingContext(deps: BillingDeps) {
 
   return {
     ...deps,
+    terms,
     local,
     stripe,
     gateway,

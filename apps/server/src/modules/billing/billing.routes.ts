@@ -4,6 +4,8 @@ import { z } from 'zod';
 import {
   BillingDetailsResponseSchema,
   ChangePreviewSchema,
+  CheckoutPreviewQuerySchema,
+  CheckoutPreviewSchema,
   CheckoutBodySchema,
   CheckoutResponseSchema,
   ErrorSchema,
@@ -156,6 +158,16 @@ export async function billingRoutes(app: FastifyInstance, { config, billing, rat
         .status(result.created ? 201 : 200)
         .send({ subscription: result.subscription, ...(result.clientSecret ? { clientSecret: result.clientSecret } : {}) });
     },
+  );
+
+  r.get(
+    '/billing/checkout/preview',
+    signedIn({
+      summary: 'What a checkout would charge now: net, tax and total (changes nothing)',
+      querystring: CheckoutPreviewQuerySchema,
+      response: { 200: CheckoutPreviewSchema, ...errors },
+    }),
+    async (req) => billing.previewCheckout(req.user, req.query.interval, req.query.quantity),
   );
 
   for (const url of withSlash('/billing/subscriptions')) {

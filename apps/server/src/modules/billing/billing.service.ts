@@ -30,11 +30,14 @@ export function createBillingService(deps: BillingDeps) {
   const sync = createProviderSync(ctx, cards);
   const refunds = createRefunds(ctx);
   const details = createBillingDetails(ctx);
+  const purchase = createCheckout(ctx);
 
   return {
     provider: ctx.gateway.kind,
     prices(): Price {
-      return { ...deps.config.pricing };
+      // The built-in engine adds tax for a VAT-registered seller: the web app then asks for the checkout's tax.
+      const taxAdded = deps.config.seller.vatRegistered && ctx.gateway.kind === 'local';
+      return { ...deps.config.pricing, ...(taxAdded ? { taxAdded: true as const } : {}) };
     },
 
     getBillingDetails: details.getBillingDetails,
@@ -45,7 +48,8 @@ export function createBillingService(deps: BillingDeps) {
     confirmLocalSetup: cards.confirmLocalSetup,
     removePaymentMethod: cards.removePaymentMethod,
 
-    checkout: createCheckout(ctx),
+    checkout: purchase.checkout,
+    previewCheckout: purchase.previewCheckout,
     listSubscriptions: documents.listSubscriptions,
     changeQuantity: changes.changeQuantity,
     changeInterval: changes.changeInterval,

@@ -4,7 +4,7 @@ import type { Tx } from '../../../db/client';
 import type { Clock } from '../../../lib/clock';
 import { randomSecret, sha256 } from '../../../lib/crypto';
 import { AppError } from '../../../lib/errors';
-import type { BillTo, Payment, PaymentGateway, Receipt, StatePatch, SubscriptionRecord } from '../gateway';
+import type { BillTo, InvoiceTermsOf, Payment, PaymentGateway, Receipt, StatePatch, SubscriptionRecord } from '../gateway';
 import { assertChargeable, checkCard } from './cards';
 import { localRepository as repo, type CardRow, type InvoiceRow } from './local.repository';
 import { createLocalRefunds } from './local-refunds';
@@ -40,6 +40,14 @@ const amounts = (i: InvoiceRow) => ({
   amountPaid: i.amountPaid,
   currency: i.currency,
 });
+/** Net, tax and total of a taxed invoice (the lines are net; total = net + tax, before account credit); nothing where no tax applies. */
+const totals = (i: InvoiceRow) => {
+  if (!taxedRegime(i.taxRegime)) return {};
+  const subtotal = i.lines.reduce((s, l) => s + l.amount, 0);
+  return { subtotal, tax: i.taxAmount, total: subtotal + i.taxAmount };
+};
+/** Whether a regime puts tax figures on documents (an invoice of a seller not registered for VAT shows none). */
+const taxedRegime = (regime: string | null) => regime !== null && regime !== 'none';
 
 const toReceipt = (i: InvoiceRow): Receipt => ({
   ...amounts(i),
@@ -61,7 +69,7 @@ export type LocalPricing = { plan: string; currency: string; monthUnitAmount: nu
  * charge is an invoice row written in the caller's transaction after the card's behaviour allows
  * it, so a declined charge leaves nothing behind.
  */
-export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock }) {
+export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock; terms: InvoiceTermsOf }) {
   const { pricing, clock } = deps;
   const unitAmount = (interval: Interval) => (interval === 'month' ? pricing.monthUnitAmount : pricing.yearUnitAmount);
 
@@ -74,7 +82,10 @@ export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock }
     p: { sub: SubscriptionRecord; billTo: BillTo; result: ProrationResult; reason: string; failOpen?: boolean },
   ): Promise<InvoiceRow> {
     const balance = await repo.creditBalance(tx, p.billTo.userId);
-    const { amountDue } = applyBalance(p.result.subtotal, balance);
+    // The parties and the tax as they are now: copied onto the invoice, never rewritten later.
+    const terms = await deps.terms(tx, p.billTo);
+    const taxed = terms.tax(p.result.lines);
+    const { amountDue } = applyBalance(taxed.total, balance);
     let paid = true;
     if (amountDue > 0) {
       const card = p.sub.paymentMethodId ? await repo.findCardById(tx, p.sub.paymentMethodId) : undefined;
@@ -100,6 +111,12 @@ export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock }
       customerEmail: p.billTo.email,
       reason: p.reason,
       createdAt: clock.now(),
+      taxAmount: taxed.tax,
+      taxBreakdown: taxed.breakdown,
+      taxRegime: terms.regime,
+      taxNote: terms.note,
+      buyer: terms.buyer,
+      seller: terms.seller,
     });
   }
 
@@ -253,10 +270,15 @@ export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock }
       const nextRenewalAt = change.interval ? result.periodEnd : sub.currentPeriodEnd;
       const nextRenewalAmount = (change.interval ? unitAmount(change.interval) : sub.unitAmount) * quantity;
       const balance = sub.userId ? await repo.creditBalance(tx, sub.userId) : 0;
-      const { amountDue, creditApplied } = applyBalance(result.subtotal, balance);
+      const terms = await deps.terms(tx, sub.userId ? { userId: sub.userId, email: '', name: '' } : null);
+      const taxed = terms.tax(result.lines);
+      const { amountDue, creditApplied } = applyBalance(taxed.total, balance);
       return {
         amountDue,
-        subtotal: result.subtotal,
+        subtotal: taxed.net,
+        ...(taxedRegime(terms.regime)
+          ? { tax: taxed.tax, total: taxed.total, taxLines: taxed.breakdown, taxNote: terms.note }
+          : {}),
         creditApplied,
         currency: sub.currency,
         nextRenewalAt: nextRenewalAt.toISOString(),
@@ -273,6 +295,7 @@ export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock }
       );
       return rows.map((i): Invoice => ({
         ...amounts(i),
+        ...totals(i),
         status: refundedStatus(i.status, i.amountPaid, refunded.get(i.id)?.refunded ?? 0),
         created: i.createdAt.toISOString(),
         periodStart: i.periodStart.toISOString(),

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client';
-import { invoiceRefunds, invoices, paymentMethods, setupIntents } from '../../../db/schema/index';
+import { documentCounters, invoiceRefunds, invoices, paymentMethods, setupIntents } from '../../../db/schema/index';
 
 export type CardRow = typeof paymentMethods.$inferSelect;
 export type InvoiceRow = typeof invoices.$inferSelect;
@@ -10,6 +10,20 @@ const byNumberDesc = [desc(sql`length(${invoices.number})`), desc(invoices.numbe
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type GivenBack = { refunded: number; credited: number };
+
+/**
+ * The next number of a document series, in the caller's transaction: the counter row stays locked
+ * until it ends, so concurrent invoices take turns and a rolled-back one gives its number back.
+ */
+export async function nextNumber(tx: Tx, series: 'INV' | 'CN'): Promise<number> {
+  const [row] = await tx
+    .update(documentCounters)
+    .set({ lastValue: sql`${documentCounters.lastValue} + 1` })
+    .where(eq(documentCounters.series, series))
+    .returning({ value: documentCounters.lastValue });
+  if (!row) throw new Error(`no document counter ${series}`);
+  return row.value;
+}
 
 async function repoRefunded(tx: Tx, ids: string[]): Promise<Map<string, GivenBack>> {
   if (ids.length === 0) return new Map();
@@ -91,10 +105,12 @@ export const localRepository = {
   },
 
   // invoices
+  /** Writes an invoice with the next number of its series (gap-free: see documentCounters). */
   async insertInvoice(tx: Tx, row: Omit<typeof invoices.$inferInsert, 'number'>): Promise<InvoiceRow> {
+    const number = `INV-${await nextNumber(tx, 'INV')}`;
     const [created] = await tx
       .insert(invoices)
-      .values({ ...row, number: sql`'INV-' || nextval('invoice_number_seq')::text` })
+      .values({ ...row, number })
       .returning();
     return created!;
   },
@@ -159,7 +175,7 @@ export const localRepository = {
   async creditBalance(tx: Tx, userId: string): Promise<number> {
     const [row] = await tx
       .select({
-        balance: sql<number>`coalesce(sum(${invoices.amountDue} - (select coalesce(sum((l->>'amount')::bigint), 0) from jsonb_array_elements(${invoices.lines}) l)), 0)::int`,
+        balance: sql<number>`coalesce(sum(${invoices.amountDue} - ${invoices.taxAmount} - (select coalesce(sum((l->>'amount')::bigint), 0) from jsonb_array_elements(${invoices.lines}) l)), 0)::int`,
       })
       .from(invoices)
       .where(and(eq(invoices.userId, userId), sql`${invoices.status} <> 'void'`));
