@@ -126,6 +126,19 @@ export const InvoiceSchema = z.object({
   periodStart: z.string(),
   periodEnd: z.string(),
   url: z.string().nullable(),
+  /** Credit notes correcting this invoice (a refund or credit), when there are any. */
+  creditNotes: z
+    .array(
+      z.object({
+        id: z.string(),
+        number: z.string(),
+        kind: z.enum(['refund', 'credit']),
+        amount: z.number().int(),
+        created: z.string(),
+        url: z.string(),
+      }),
+    )
+    .optional(),
 });
 export type Invoice = z.infer<typeof InvoiceSchema>;
 

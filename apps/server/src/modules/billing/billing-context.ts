@@ -32,7 +32,7 @@ export type BillingLicenses = Pick<
 >;
 
 export type BillingDeps = {
-  config: Pick<Config, 'publicUrl' | 'pricing' | 'stripe' | 'payments' | 'seller' | 'tax'>;
+  config: Pick<Config, 'publicUrl' | 'pricing' | 'stripe' | 'payments' | 'seller' | 'tax' | 'brand'>;
   db: Db;
   clock: Clock;
   log: FastifyBaseLogger;

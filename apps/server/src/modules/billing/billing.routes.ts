@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -285,6 +285,38 @@ export async function billingRoutes(app: FastifyInstance, { config, billing, rat
         .header('cache-control', 'private, no-store')
         .send(html as never);
     },
+  );
+
+  /** A PDF answer: a download named after the document, never cached by shared caches. */
+  const sendPdf = (reply: FastifyReply, doc: { filename: string; pdf: Buffer }) =>
+    reply
+      .type('application/pdf')
+      .header('content-disposition', `attachment; filename="${doc.filename}"`)
+      .header('cache-control', 'private, no-store')
+      .send(doc.pdf as never);
+
+  r.get(
+    '/billing/invoices/:id/pdf',
+    signedIn({
+      summary: 'The invoice as a PDF (the same bytes every time); on Stripe, a redirect to its PDF',
+      params: InvoiceParamsSchema,
+      response: { 404: ErrorSchema },
+    }),
+    async (req, reply) => {
+      const doc = await billing.invoicePdf(req.user.id, req.params.id);
+      if ('redirect' in doc) return reply.redirect(doc.redirect, 303);
+      return sendPdf(reply, doc);
+    },
+  );
+
+  r.get(
+    '/billing/credit-notes/:id/pdf',
+    signedIn({
+      summary: 'A credit note (a refund or credit of an invoice) as a PDF',
+      params: InvoiceParamsSchema,
+      response: { 404: ErrorSchema },
+    }),
+    async (req, reply) => sendPdf(reply, await billing.creditNotePdf(req.user.id, req.params.id)),
   );
 
   if (config.stripe) {

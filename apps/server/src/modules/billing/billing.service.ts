@@ -61,6 +61,8 @@ export function createBillingService(deps: BillingDeps) {
 
     listInvoices: documents.listInvoices,
     invoiceDocument: documents.invoiceDocument,
+    invoicePdf: documents.invoicePdf,
+    creditNotePdf: documents.creditNotePdf,
     exportForUser: documents.exportForUser,
     cancelAllNowForUser: documents.cancelAllNowForUser,
     anonymiseForUser: documents.anonymiseForUser,

@@ -6,7 +6,7 @@ import { randomSecret, sha256 } from '../../../lib/crypto';
 import { AppError } from '../../../lib/errors';
 import type { BillTo, InvoiceTermsOf, Payment, PaymentGateway, Receipt, StatePatch, SubscriptionRecord } from '../gateway';
 import { assertChargeable, checkCard } from './cards';
-import { localRepository as repo, type CardRow, type InvoiceRow } from './local.repository';
+import { localRepository as repo, type CardRow, type CreditNoteRow, type InvoiceRow } from './local.repository';
 import { createLocalRefunds } from './local-refunds';
 import { applyBalance, fullPeriod, intervalChange, nextPeriodEnd, quantityChange, type ProrationResult } from './proration';
 import { addIntervals } from './proration';
@@ -61,6 +61,23 @@ const toReceipt = (i: InvoiceRow): Receipt => ({
   })),
   url: invoiceUrl(i.id),
 });
+
+/** The credit notes of an invoice as its list entry shows them (absent when it has none). */
+function creditNotesOf(notes: CreditNoteRow[], invoiceId: string) {
+  const own = notes.filter((n) => n.invoiceId === invoiceId);
+  if (own.length === 0) return {};
+  return {
+    creditNotes: own.map((n) => ({
+      id: n.id,
+      number: n.number,
+      kind: n.kind as 'refund' | 'credit',
+      amount: n.total,
+      created: n.createdAt.toISOString(),
+      url: creditNoteUrl(n.id),
+    })),
+  };
+}
+export const creditNoteUrl = (id: string) => `/api/billing/credit-notes/${id}/pdf`;
 
 export type LocalPricing = { plan: string; currency: string; monthUnitAmount: number; yearUnitAmount: number };
 
@@ -164,7 +181,21 @@ export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock; 
     });
   }
 
-  return {
+  /** What only the built-in engine has: its credit notes, for their documents. */
+  const documents = {
+    /** The owner's credit note (local engine only; Stripe issues its own). */
+    async creditNoteDocument(tx: Tx, userId: string, id: string) {
+      const note = await repo.findCreditNoteForUser(tx, userId, id);
+      if (!note) return undefined;
+      const invoice = await repo.findInvoiceById(tx, note.invoiceId);
+      return invoice ? { note, invoice } : undefined;
+    },
+
+    /** Refunded and credited totals of an invoice (its status on documents). */
+    refundedTotals: (tx: Tx, ids: string[]) => repo.refundedTotals(tx, ids),
+  };
+
+  const gateway = {
     kind: 'local',
     publishableKey: undefined,
 
@@ -293,9 +324,14 @@ export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock; 
         tx,
         rows.map((i) => i.id),
       );
+      const notes = await repo.creditNotesOf(
+        tx,
+        rows.map((i) => i.id),
+      );
       return rows.map((i): Invoice => ({
         ...amounts(i),
         ...totals(i),
+        ...creditNotesOf(notes, i.id),
         status: refundedStatus(i.status, i.amountPaid, refunded.get(i.id)?.refunded ?? 0),
         created: i.createdAt.toISOString(),
         periodStart: i.periodStart.toISOString(),
@@ -407,5 +443,6 @@ export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock; 
       },
     },
   } satisfies PaymentGateway;
+  return { ...gateway, ...documents };
 }
 export type LocalGateway = ReturnType<typeof createLocalGateway>;
