@@ -102,6 +102,8 @@ export const CONSOLE_ROUTES = {
   creditInvoice: { method: 'POST', path: '/api/console/invoices/:invoiceId/credit', roles: BILLING },
 
   deleteCustomer: { method: 'POST', path: '/api/console/customers/:userId/delete', roles: OWNER },
+  /** An invoice of the built-in engine as its PDF (the customer's own document, byte for byte). */
+  downloadInvoicePdf: { method: 'GET', path: '/api/console/invoices/:invoiceId/pdf', roles: ALL },
 } as const satisfies Record<string, RouteEntry>;
 
 export type ConsoleRouteId = keyof typeof CONSOLE_ROUTES;

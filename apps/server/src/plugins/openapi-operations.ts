@@ -106,7 +106,10 @@ const SUCCESS: Readonly<Record<string, Success>> = {
   'DELETE /api/users/': [204, 'The account is deleted and the session ended'],
   'DELETE /api/licenses/{licenseKey}/nodes/{id}': [204, 'The node is released and its slot free'],
   'GET /api/billing/invoices/{id}': [200, 'The printable invoice page (HTML); on Stripe a 303 redirect to its hosted invoice'],
-  'GET /api/billing/invoices/{id}/pdf': [200, 'The invoice PDF (application/pdf); on Stripe a 303 redirect to its PDF'],
+  'GET /api/billing/invoices/{id}/pdf': [
+    200,
+    'The invoice PDF (application/pdf); on Stripe a 303 redirect to its hosted invoice',
+  ],
   'GET /api/billing/credit-notes/{id}/pdf': [200, 'The credit note PDF (application/pdf)'],
   'GET /api/products/pce/files/{filename}': [200, 'The file (206 with a Range header, 304 when the ETag matches)'],
   'HEAD /api/products/pce/files/{filename}': [200, "The file's headers: size, ETag, Accept-Ranges"],

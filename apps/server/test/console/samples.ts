@@ -133,4 +133,8 @@ export const SAMPLES: Record<
     ok: async (fx) => ({ params: { userId: await fx.customer() }, body: reason }),
     bad: (fx) => ({ params: { userId: fx.userId }, body: { reason: '' } }),
   },
+  downloadInvoicePdf: {
+    ok: async (fx) => ({ params: { invoiceId: await fx.paidInvoice() } }),
+    bad: () => ({ params: { invoiceId: 'x'.repeat(300) } }),
+  },
 };

@@ -298,7 +298,7 @@ export async function billingRoutes(app: FastifyInstance, { config, billing, rat
   r.get(
     '/billing/invoices/:id/pdf',
     signedIn({
-      summary: 'The invoice as a PDF (the same bytes every time); on Stripe, a redirect to its PDF',
+      summary: 'The invoice as a PDF (the same bytes every time); on Stripe, a redirect to its hosted invoice',
       params: InvoiceParamsSchema,
       response: { 404: ErrorSchema },
     }),

@@ -62,6 +62,7 @@ export function createBillingService(deps: BillingDeps) {
     listInvoices: documents.listInvoices,
     invoiceDocument: documents.invoiceDocument,
     invoicePdf: documents.invoicePdf,
+    invoicePdfForStaff: documents.invoicePdfForStaff,
     creditNotePdf: documents.creditNotePdf,
     exportForUser: documents.exportForUser,
     cancelAllNowForUser: documents.cancelAllNowForUser,

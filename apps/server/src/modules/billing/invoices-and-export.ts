@@ -92,6 +92,17 @@ export function createInvoicesAndExport(
       throw notFound('The invoice');
     },
 
+    /** Any customer's invoice of the built-in engine as its PDF, the same bytes the customer gets (the console). */
+    async invoicePdfForStaff(invoiceId: string): Promise<{ filename: string; pdf: Buffer }> {
+      const inv = await ctx.local.invoiceById(db, invoiceId);
+      if (!inv) throw notFound('The invoice');
+      const given = (await ctx.local.refundedTotals(db, [inv.id])).get(inv.id);
+      return {
+        filename: `${inv.number}.pdf`,
+        pdf: await renderPdf(invoicePdfInput(inv, ctx.config.brand.name, given?.refunded ?? 0)),
+      };
+    },
+
     /** A credit note as a PDF (built-in engine). */
     async creditNotePdf(userId: string, id: string): Promise<{ filename: string; pdf: Buffer }> {
       const found = await ctx.local.creditNoteDocument(db, userId, id);

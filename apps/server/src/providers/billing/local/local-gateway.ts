@@ -191,6 +191,9 @@ export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock; 
       return invoice ? { note, invoice } : undefined;
     },
 
+    /** Any customer's invoice by id (the vendor's console). */
+    invoiceById: (tx: Tx, id: string) => repo.findInvoiceById(tx, id),
+
     /** Refunded and credited totals of an invoice (its status on documents). */
     refundedTotals: (tx: Tx, ids: string[]) => repo.refundedTotals(tx, ids),
   };
