@@ -15,6 +15,7 @@ import { googleRoutes } from './modules/auth/google.routes';
 import { licensesRoutes, quietLevel } from './modules/licenses/licenses.routes';
 import { createValidationFastPath, replayBody, VALIDATE_ROUTE } from './modules/licenses/validation-fast-path';
 import { billingRoutes } from './modules/billing/billing.routes';
+import { missingSellerDetails } from './modules/billing/invoice-terms';
 import { productsRoutes } from './modules/products/products.routes';
 import { registerErrorHandling } from './plugins/errors';
 import { createFastify } from './plugins/fastify-base';
@@ -102,6 +103,15 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     databaseInThread: database.kind === 'pglite',
     webhookTransport: overrides.webhookTransport,
   });
+
+  const missingSeller = missingSellerDetails(config.seller);
+  if (missingSeller.length > 0) {
+    // A fresh install runs without them; its invoices then lack what a business needs to book them.
+    app.log.warn(
+      { missing: missingSeller },
+      `Invoices lack the seller's details: set ${missingSeller.join(', ')} (docs/operations.md, "Invoices and tax")`,
+    );
+  }
 
   const webDist = overrides.webDist ?? WEB_DIST;
   const webBuilt = overrides.serveWeb ?? existsSync(path.join(webDist, 'index.html'));

@@ -4,6 +4,7 @@ import type { Db } from './db/client';
 import type { Notifications } from './db/notifications';
 import type { Clock } from './lib/clock';
 import type { Mailer } from './providers/mail/mailer';
+import { httpVatRegistry } from './providers/vies/vies';
 import { createAuditService } from './modules/audit/audit.service';
 import { createAuthService } from './modules/auth/auth.service';
 import { createSessionService } from './modules/auth/sessions';
@@ -75,7 +76,8 @@ export function createServices(deps: ServiceDeps) {
     users,
   });
   const licenses = createLicenseService({ ...deps, audit, users });
-  const billing = createBillingService({ ...deps, audit, outbox, licenses });
+  const vat = httpVatRegistry(config.vies);
+  const billing = createBillingService({ ...deps, audit, outbox, licenses, vat });
   const products = createProductService({ ...deps, billing, licenses });
   const tokens = createApiTokenService({ db, clock, audit });
   /**

@@ -109,6 +109,8 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}) {
     RATE_LIMIT_AUTH: '0',
     RATE_LIMIT_LICENSE: '0',
     RATE_LIMIT_LINK_PER_ADDRESS: '0',
+    // Never the real VIES: a closed local port (VIES unreachable) unless a test starts its stand-in.
+    VIES_URL: 'http://127.0.0.1:9/check-vat-number',
     ...env,
   });
 }

@@ -114,11 +114,31 @@ export const InvoiceSchema = z.object({
   status: z.string(),
   amountDue: z.number().int(),
   amountPaid: z.number().int(),
+  /**
+   * Net (the lines), tax and total (net + tax) before account credit, on invoices that carry tax
+   * (a seller registered for VAT, or Stripe Tax); absent where no tax applies. amountDue is what was charged.
+   */
+  subtotal: z.number().int().optional(),
+  tax: z.number().int().optional(),
+  total: z.number().int().optional(),
   currency: z.string(),
   created: z.string(),
   periodStart: z.string(),
   periodEnd: z.string(),
   url: z.string().nullable(),
+  /** Credit notes correcting this invoice (a refund or credit), when there are any. */
+  creditNotes: z
+    .array(
+      z.object({
+        id: z.string(),
+        number: z.string(),
+        kind: z.enum(['refund', 'credit']),
+        amount: z.number().int(),
+        created: z.string(),
+        url: z.string(),
+      }),
+    )
+    .optional(),
 });
 export type Invoice = z.infer<typeof InvoiceSchema>;
 
@@ -137,6 +157,8 @@ export const PriceSchema = z.object({
   currency: z.string(),
   monthUnitAmount: z.number().int(),
   yearUnitAmount: z.number().int(),
+  /** Present (true) when tax is added to these net prices at checkout (the seller charges VAT). */
+  taxAdded: z.literal(true).optional(),
 });
 export type Price = z.infer<typeof PriceSchema>;
 
@@ -170,9 +192,20 @@ export type InvoiceLineItem = z.infer<typeof InvoiceLineSchema>;
  * The invoice a change would produce now: `amountDue` is what the card is charged at once
  * (after any account credit), `nextRenewalAt`/`nextRenewalAmount` the following regular charge.
  */
+/** Tax per rate: the rate in basis points (1900 = 19 %), net and tax in minor units. */
+export const TaxLineSchema = z.object({ rateBp: z.number().int(), net: z.number().int(), tax: z.number().int() });
+export type TaxLine = z.infer<typeof TaxLineSchema>;
+
 export const ChangePreviewSchema = z.object({
   amountDue: z.number().int(),
+  /** Net: the lines' sum. */
   subtotal: z.number().int(),
+  /** Tax, net + tax and tax per rate: present when tax applies (absent: no tax, total = subtotal). */
+  tax: z.number().int().optional(),
+  total: z.number().int().optional(),
+  taxLines: z.array(TaxLineSchema).optional(),
+  /** The sentence the invoice will carry (reverse charge, export), if any. */
+  taxNote: z.string().nullable().optional(),
   creditApplied: z.number().int(),
   currency: z.string(),
   nextRenewalAt: z.string(),
@@ -180,5 +213,25 @@ export const ChangePreviewSchema = z.object({
   lines: z.array(InvoiceLineSchema),
 });
 export type ChangePreview = z.infer<typeof ChangePreviewSchema>;
+
+/** GET /api/billing/checkout/preview: what a checkout would charge now (changes nothing). */
+export const CheckoutPreviewQuerySchema = z.strictObject({
+  interval: IntervalSchema,
+  quantity: z
+    .string()
+    .regex(/^\d{1,3}$/, 'The quantity must be a whole number')
+    .transform(Number)
+    .pipe(QuantitySchema),
+});
+export const CheckoutPreviewSchema = z.object({
+  subtotal: z.number().int(),
+  tax: z.number().int(),
+  total: z.number().int(),
+  taxLines: z.array(TaxLineSchema),
+  taxNote: z.string().nullable(),
+  currency: z.string(),
+  lines: z.array(InvoiceLineSchema),
+});
+export type CheckoutPreview = z.infer<typeof CheckoutPreviewSchema>;
 
 export const WebhookResponseSchema = z.object({ received: z.literal(true), duplicate: z.boolean().optional() });

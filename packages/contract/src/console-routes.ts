@@ -115,6 +115,8 @@ export const CONSOLE_ROUTES = {
   rotateWebhookSecret: { method: 'POST', path: '/api/console/webhooks/:endpointId/rotate-secret', roles: OWNER },
   listWebhookAttempts: { method: 'GET', path: '/api/console/webhooks/:endpointId/attempts', roles: OWNER },
   resendWebhook: { method: 'POST', path: '/api/console/webhooks/:endpointId/deliveries/:deliveryId/resend', roles: OWNER },
+  /** An invoice of the built-in engine as its PDF (the customer's own document, byte for byte). */
+  downloadInvoicePdf: { method: 'GET', path: '/api/console/invoices/:invoiceId/pdf', roles: ALL },
 } as const satisfies Record<string, RouteEntry>;
 
 export type ConsoleRouteId = keyof typeof CONSOLE_ROUTES;

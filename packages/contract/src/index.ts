@@ -5,6 +5,7 @@ export * from './auth';
 export * from './users';
 export * from './licenses';
 export * from './billing';
+export * from './billing-details';
 export * from './products';
 export * from './display';
 export * from './display-forms';

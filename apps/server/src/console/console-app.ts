@@ -17,6 +17,7 @@ import { registerJsonCompression, registerWebApp, spaPageSender } from '../plugi
 import type { Services } from '../services';
 import { registerConsoleOpenApi } from './console-openapi';
 import { createCustomerPage } from './customer-page';
+import { documentsRoutes } from './routes/documents.routes';
 import { actionsRoutes } from './routes/actions.routes';
 import { consoleAuthRoutes } from './routes/console-auth.routes';
 import { consoleGoogleRoutes } from './routes/console-google.routes';
@@ -146,6 +147,7 @@ export async function buildConsoleApp(config: Config, deps: ConsoleDeps): Promis
     activity: services.audit,
   });
   await app.register(actionsRoutes, { actions });
+  await app.register(documentsRoutes, { billing });
   const overview = createOverview({ db, clock, currency: config.pricing.currency });
   await app.register(reportsRoutes, {
     db,

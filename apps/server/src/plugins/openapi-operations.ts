@@ -66,11 +66,14 @@ const NAMES: Readonly<Record<ApiTag, Readonly<Record<string, string>>>> = {
   },
   billing: {
     'GET /api/billing/prices': 'listPrices',
+    'GET /api/billing/details': 'getBillingDetails',
+    'PUT /api/billing/details': 'updateBillingDetails',
     'GET /api/billing/methods/': 'listPaymentMethods',
     'DELETE /api/billing/methods/{id}': 'removePaymentMethod',
     'POST /api/billing/intents/setup': 'createSetupIntent',
     'POST /api/billing/local/confirm-setup': 'confirmLocalSetup',
     'POST /api/billing/intents/checkout': 'checkout',
+    'GET /api/billing/checkout/preview': 'previewCheckout',
     'GET /api/billing/subscriptions/': 'listSubscriptions',
     'GET /api/billing/subscriptions/{stripeId}/invoices': 'listInvoices',
     'PATCH /api/billing/subscriptions/{stripeId}/': 'updateInterval',
@@ -82,6 +85,8 @@ const NAMES: Readonly<Record<ApiTag, Readonly<Record<string, string>>>> = {
     // Served only with Stripe configured.
     'POST /api/billing/webhook': 'handleWebhook',
     'GET /api/billing/invoices/{id}': 'getInvoice',
+    'GET /api/billing/invoices/{id}/pdf': 'getInvoicePdf',
+    'GET /api/billing/credit-notes/{id}/pdf': 'getCreditNotePdf',
   },
   products: {
     'GET /api/products/support': 'getSupportInfo',
@@ -101,6 +106,11 @@ const SUCCESS: Readonly<Record<string, Success>> = {
   'DELETE /api/users/': [204, 'The account is deleted and the session ended'],
   'DELETE /api/licenses/{licenseKey}/nodes/{id}': [204, 'The node is released and its slot free'],
   'GET /api/billing/invoices/{id}': [200, 'The printable invoice page (HTML); on Stripe a 303 redirect to its hosted invoice'],
+  'GET /api/billing/invoices/{id}/pdf': [
+    200,
+    'The invoice PDF (application/pdf); on Stripe a 303 redirect to its hosted invoice',
+  ],
+  'GET /api/billing/credit-notes/{id}/pdf': [200, 'The credit note PDF (application/pdf)'],
   'GET /api/products/pce/files/{filename}': [200, 'The file (206 with a Range header, 304 when the ETag matches)'],
   'HEAD /api/products/pce/files/{filename}': [200, "The file's headers: size, ETag, Accept-Ranges"],
   'GET /api/downloads/iso': [200, 'The newest ISO (206 with a Range header, 304 when the ETag matches); SHA-256 in Repr-Digest'],

@@ -177,4 +177,8 @@ export const SAMPLES: Record<
     bad: () => ({ params: { endpointId: '00000000-0000-4000-8000-000000000001', deliveryId: '1' }, body: {} }),
     status: 202,
   },
+  downloadInvoicePdf: {
+    ok: async (fx) => ({ params: { invoiceId: await fx.paidInvoice() } }),
+    bad: () => ({ params: { invoiceId: 'x'.repeat(300) } }),
+  },
 };

@@ -63,6 +63,17 @@ const quantity = fc.integer({ min: QUANTITY_MIN, max: QUANTITY_MAX });
 const opaqueId = (prefix: string) => word.map((w) => `${prefix}${w}`);
 
 export const valid = {
+  billingDetailsBody: () =>
+    fc.oneof(
+      fc.record({ country: fc.constantFrom('DE', 'FR', 'GB', 'CH') }),
+      fc.record({ country: fc.constant('US'), region: fc.constantFrom('CA', 'NY') }),
+      fc.record({
+        legalName: fc.string({ maxLength: 40 }),
+        country: fc.constant('GB'),
+        taxId: fc.constant({ type: 'gb_vat', value: 'GB123456789' }),
+      }),
+    ),
+  checkoutPreviewQuery: () => fc.record({ interval, quantity: quantity.map(String) }),
   requestLinkBody: () => fc.record({ email, to: safePath }, { requiredKeys: ['email'] }),
   linkIdParams: () => fc.record({ id: fc.stringMatching(/^[A-Za-z0-9_-]{43}$/) }),
   googleStartQuery: () => fc.record({ to: safePath }, { requiredKeys: [] }),

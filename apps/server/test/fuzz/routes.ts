@@ -5,6 +5,8 @@ import {
   CreateApiTokenBodySchema,
   SessionQuerySchema,
   CheckoutBodySchema,
+  CheckoutPreviewQuerySchema,
+  UpdateBillingDetailsBodySchema,
   DeleteAccountQuerySchema,
   DownloadFileParamsSchema,
   DownloadFileQuerySchema,
@@ -292,6 +294,24 @@ export const ROUTES: readonly RouteEntry[] = [
 
   // billing
   { method: 'GET', url: '/api/billing/prices', access: 'public', why: 'the pricing shown before sign-in' },
+  { method: 'GET', url: '/api/billing/details', access: 'session' },
+  {
+    method: 'PUT',
+    url: '/api/billing/details',
+    access: 'session',
+    body: p(UpdateBillingDetailsBodySchema, valid.billingDetailsBody),
+    bodyLimit: SMALL_BODY,
+    sample: () => ({ body: { country: 'DE' } }),
+    fuzz: 'billing',
+  },
+  {
+    method: 'GET',
+    url: '/api/billing/checkout/preview',
+    access: 'session',
+    query: p(CheckoutPreviewQuerySchema, valid.checkoutPreviewQuery),
+    sample: () => ({ query: { interval: 'month', quantity: '2' } }),
+    fuzz: 'billing',
+  },
   { method: 'GET', url: '/api/billing/methods', access: 'session' },
   { method: 'GET', url: '/api/billing/methods/', access: 'session' },
   {
@@ -376,6 +396,26 @@ export const ROUTES: readonly RouteEntry[] = [
     owns: ['invoice'],
     params: p(InvoiceParamsSchema, valid.invoiceParams),
     sample: (ids) => ({ params: { id: ids.invoiceId } }),
+    fuzz: 'billing',
+  },
+  {
+    method: 'GET',
+    url: '/api/billing/invoices/:id/pdf',
+    access: 'owner',
+    owns: ['invoice'],
+    params: p(InvoiceParamsSchema, valid.invoiceParams),
+    sample: (ids) => ({ params: { id: ids.invoiceId } }),
+    fuzz: 'billing',
+  },
+  {
+    method: 'GET',
+    url: '/api/billing/credit-notes/:id/pdf',
+    access: 'owner',
+    owns: ['invoice'],
+    params: p(InvoiceParamsSchema, valid.invoiceParams),
+    sample: (ids) => ({ params: { id: ids.invoiceId } }),
+    // The fuzzing customer has no credit note: an unknown id answers 404 (invoice-pdf.test.ts has real ones).
+    ownerStatus: 404,
     fuzz: 'billing',
   },
   {

@@ -115,6 +115,32 @@ export type InvoiceLine = {
   periodEnd: string;
 };
 
+/** A party as an invoice names it, copied when the invoice is issued (never rewritten afterwards). */
+export type InvoiceParty = {
+  /** The legal (company) name, or the person's name for an individual. */
+  name: string;
+  /** The person behind a buyer, when a company name is given too. */
+  contact?: string | null;
+  email?: string | null;
+  addressLines: string[];
+  country: string | null;
+  taxId: { type: string; value: string; status?: string } | null;
+  registration?: string | null;
+  footerLines?: string[];
+};
+/** Tax per rate on a document: net and tax in minor units, the rate in basis points. */
+export type TaxBreakdownRow = { rateBp: number; net: number; tax: number };
+
+/**
+ * The numbers of invoices and credit notes, one row per series: taken with `update … returning`
+ * in the issuing transaction, so numbers are sequential without gaps (a rolled-back invoice gives
+ * its number back) and two invoices never share one (the row lock makes them take turns).
+ */
+export const documentCounters = pgTable('document_counters', {
+  series: text('series').primaryKey(),
+  lastValue: integer('last_value').notNull(),
+});
+
 export const invoices = pgTable(
   'invoices',
   {
@@ -134,6 +160,15 @@ export const invoices = pgTable(
     customerEmail: text('customer_email'),
     reason: text('reason').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The tax on the lines (amount_due = lines + tax − credit applied); 0 before the tax engine. */
+    taxAmount: integer('tax_amount').notNull().default(0),
+    taxBreakdown: jsonb('tax_breakdown').$type<TaxBreakdownRow[]>().notNull().default([]),
+    /** The tax regime (none, domestic, eu_consumer, reverse_charge, export); null before the tax engine. */
+    taxRegime: text('tax_regime'),
+    /** The sentence the regime puts on the invoice (reverse charge, export). */
+    taxNote: text('tax_note'),
+    buyer: jsonb('buyer').$type<InvoiceParty>(),
+    seller: jsonb('seller').$type<InvoiceParty>(),
   },
   (t) => [
     index('invoices_subscription_idx').on(t.subscriptionId, t.createdAt),
@@ -166,6 +201,37 @@ export const invoiceRefunds = pgTable(
     check('invoice_refunds_amount_positive', sql`${t.amount} > 0`),
     check('invoice_refunds_kind', sql`${t.kind} in ('refund', 'credit')`),
   ],
+);
+
+/**
+ * A credit note: the document a refund or credit of an invoice issues (own series, CN-…), with the
+ * net and tax given back at the invoice's rate. Never changed once issued.
+ */
+export const creditNotes = pgTable(
+  'credit_notes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    number: text('number').notNull().unique(),
+    invoiceId: uuid('invoice_id')
+      .notNull()
+      .references(() => invoices.id, { onDelete: 'cascade' }),
+    refundId: text('refund_id')
+      .notNull()
+      .unique()
+      .references(() => invoiceRefunds.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    kind: text('kind').notNull(),
+    currency: text('currency').notNull(),
+    netAmount: integer('net_amount').notNull(),
+    taxAmount: integer('tax_amount').notNull(),
+    total: integer('total').notNull(),
+    taxBreakdown: jsonb('tax_breakdown').$type<TaxBreakdownRow[]>().notNull().default([]),
+    taxNote: text('tax_note'),
+    buyer: jsonb('buyer').$type<InvoiceParty>(),
+    seller: jsonb('seller').$type<InvoiceParty>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('credit_notes_invoice_idx').on(t.invoiceId), index('credit_notes_user_idx').on(t.userId, t.createdAt)],
 );
 
 /**

@@ -9,3 +9,4 @@ export * from './console-rollups';
 export * from './staff-factors';
 export * from './api-tokens';
 export * from './webhooks';
+export * from './billing-details';

@@ -36,6 +36,8 @@ type Facts =
   | { type: 'onboarded' }
   | { type: 'profile_updated'; userId: string; changed: ProfileField[] }
   | { type: 'account_deleted'; accountId: string }
+  /** The billing details invoices are made out to (later invoices only); `taxId` the VAT check's outcome. */
+  | { type: 'billing_details_updated'; userId: string; country: string; taxId: { value: string; status: string } | null }
   /** The vendor's staff sent the account a sign-in link / ended all of its sessions (console). */
   | { type: 'sign_in_link_sent' | 'sessions_ended' }
   // ---------- licenses and nodes ----------
@@ -175,6 +177,13 @@ function entryOf(event: AuditEvent): AuditEntry {
         subjectType: 'user',
         subjectId: event.userId,
         summary: `Updated the profile (${event.changed.map((k) => PROFILE_LABELS[k]).join(', ')})`,
+      };
+    case 'billing_details_updated':
+      return {
+        ...who,
+        subjectType: 'user',
+        subjectId: event.userId,
+        summary: `Updated the billing details (country ${event.country}${event.taxId ? `, tax ID ${event.taxId.value}: ${event.taxId.status}` : ', no tax ID'})`,
       };
     case 'account_deleted':
       return {

@@ -7,12 +7,15 @@ import { AppError } from '../../lib/errors';
 import type { BillTo, PaymentGateway, Receipt, StatePatch } from '../../providers/billing/gateway';
 import { createLocalGateway } from '../../providers/billing/local/local-gateway';
 import { createStripeGateway } from '../../providers/billing/stripe/stripe-gateway';
+import type { VatRegistry } from '../../providers/vies/vies';
 import type { AuditService } from '../audit/audit.service';
 import type { EmailJob } from '../email/email-job';
 import type { LicenseService } from '../licenses/licenses.service';
 import type { OutboxService } from '../outbox/outbox.service';
 import { billingRepository as repo, type CustomerRow, type SubscriptionRow } from './billing.repository';
+import { createInvoiceTerms } from './invoice-terms';
 import { describe } from './lifecycle';
+import { loadTaxRates } from './tax/tax-rates';
 import { openInvoiceOf as openInvoice, paymentFailingOf } from './payment-failing';
 import { createTransition, type LicenseEffect } from './transition';
 
@@ -29,13 +32,15 @@ export type BillingLicenses = Pick<
 >;
 
 export type BillingDeps = {
-  config: Pick<Config, 'publicUrl' | 'pricing' | 'stripe' | 'payments'>;
+  config: Pick<Config, 'publicUrl' | 'pricing' | 'stripe' | 'payments' | 'seller' | 'tax' | 'brand'>;
   db: Db;
   clock: Clock;
   log: FastifyBaseLogger;
   audit: Pick<AuditService, 'record'>;
   outbox: Pick<OutboxService, 'enqueue' | 'on' | 'kick'>;
   licenses: BillingLicenses;
+  /** VIES, the EU's VAT number check (billing-details.ts). */
+  vat: VatRegistry;
 };
 
 /** The signed-in user as billing sees them. */
@@ -74,7 +79,9 @@ export function toSubscription(
  */
 export function createBillingContext(deps: BillingDeps) {
   const { config, clock, log, outbox, licenses } = deps;
-  const local = createLocalGateway({ pricing: config.pricing, clock });
+  const rates = loadTaxRates(config.tax.ratesFile);
+  const terms = createInvoiceTerms({ seller: config.seller, rates });
+  const local = createLocalGateway({ pricing: config.pricing, clock, terms });
   const stripe = config.stripe ? createStripeGateway({ config, clock, log, deferred: outbox }) : undefined;
   /** New customers, cards and subscriptions go to the configured provider. */
   const gateway: PaymentGateway = stripe ?? local;
@@ -220,6 +227,7 @@ export function createBillingContext(deps: BillingDeps) {
 
   return {
     ...deps,
+    terms,
     local,
     stripe,
     gateway,

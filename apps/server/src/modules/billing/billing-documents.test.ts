@@ -71,6 +71,12 @@ describe('printable invoice', () => {
     customerEmail: 'a@example.com',
     reason: 'subscription_update',
     createdAt: new Date('2025-02-07T10:00:00Z'),
+    taxAmount: 0,
+    taxBreakdown: [],
+    taxRegime: null,
+    taxNote: null,
+    buyer: null,
+    seller: null,
   };
 
   it('shows lines, subtotal, credit applied and totals, and escapes what customers typed', () => {

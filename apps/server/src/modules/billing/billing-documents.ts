@@ -1,4 +1,5 @@
 import type { PrintableInvoice } from '../../providers/billing/gateway';
+import { percentLabel } from './tax/tax-engine';
 
 /** Money in minor units for people: Intl.NumberFormat knows each currency's decimals (JPY has none). */
 export function formatMoney(amountMinor: number, currency: string, locale = 'en-US'): string {
@@ -18,8 +19,15 @@ export function escapeHtml(s: string): string {
 export function invoicePage(inv: PrintableInvoice, brand: string): string {
   const money = (n: number) => escapeHtml(formatMoney(n, inv.currency));
   const subtotal = inv.lines.reduce((s, l) => s + l.amount, 0);
-  const creditApplied = Math.max(0, subtotal - inv.amountDue);
-  const creditAdded = Math.max(0, -subtotal);
+  const total = subtotal + inv.taxAmount;
+  const creditApplied = Math.max(0, total - inv.amountDue);
+  const creditAdded = Math.max(0, -total);
+  const taxRows = inv.taxBreakdown
+    .map(
+      (t) =>
+        `<tr><td colspan="3" class="num">VAT ${escapeHtml(percentLabel(t.rateBp))} on ${money(t.net)}</td><td class="num">${money(t.tax)}</td></tr>`,
+    )
+    .join('\n');
   const rows = inv.lines
     .map(
       (l) => `<tr>
@@ -77,12 +85,15 @@ ${rows}
     </tbody>
     <tfoot>
       <tr><td colspan="3" class="num">Subtotal</td><td class="num">${money(subtotal)}</td></tr>
+      ${taxRows}
+      ${inv.taxBreakdown.length > 0 ? `<tr><td colspan="3" class="num">Total</td><td class="num">${money(total)}</td></tr>` : ''}
       ${creditApplied > 0 ? `<tr><td colspan="3" class="num">Account credit applied</td><td class="num">${money(-creditApplied)}</td></tr>` : ''}
       ${creditAdded > 0 ? `<tr><td colspan="3" class="num">Credited to your account for later invoices</td><td class="num">${money(creditAdded)}</td></tr>` : ''}
       <tr class="total"><td colspan="3" class="num">Amount due</td><td class="num">${money(inv.amountDue)}</td></tr>
       <tr><td colspan="3" class="num">Amount paid</td><td class="num">${money(inv.amountPaid)}</td></tr>
     </tfoot>
   </table>
+  ${inv.taxNote ? `<p>${escapeHtml(inv.taxNote)}</p>` : ''}
   <p class="hint muted">To keep a copy, use your browser's Print command (Ctrl+P or ⌘P) and choose “Save as PDF”.</p>
 </main>
 </body>

@@ -1,8 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  BillingDetailsResponseSchema,
   ChangePreviewSchema,
+  CheckoutPreviewQuerySchema,
+  CheckoutPreviewSchema,
   CheckoutBodySchema,
   CheckoutResponseSchema,
   ErrorSchema,
@@ -19,6 +22,7 @@ import {
   SubscriptionListSchema,
   SubscriptionParamsSchema,
   SubscriptionResponseSchema,
+  UpdateBillingDetailsBodySchema,
   UpdateIntervalBodySchema,
   UpdateQuantityBodySchema,
   WebhookResponseSchema,
@@ -67,6 +71,26 @@ export async function billingRoutes(app: FastifyInstance, { config, billing, rat
     '/billing/prices',
     { schema: { summary: 'Plan prices per node (minor units)', response: { 200: PriceSchema } } },
     async () => billing.prices(),
+  );
+
+  r.get(
+    '/billing/details',
+    signedIn({
+      summary: 'The billing details invoices are made out to (null until given)',
+      response: { 200: BillingDetailsResponseSchema },
+    }),
+    async (req) => ({ details: await billing.getBillingDetails(req.user.id) }),
+  );
+
+  r.put(
+    '/billing/details',
+    signedIn({
+      summary:
+        'Set the billing details (applies to later invoices). An EU VAT number is checked with VIES: valid, invalid, or pending while VIES cannot be asked',
+      body: UpdateBillingDetailsBodySchema,
+      response: { 200: BillingDetailsResponseSchema, ...errors },
+    }),
+    async (req) => ({ details: await billing.updateBillingDetails(req.user, req.body) }),
   );
 
   for (const url of withSlash('/billing/methods')) {
@@ -134,6 +158,16 @@ export async function billingRoutes(app: FastifyInstance, { config, billing, rat
         .status(result.created ? 201 : 200)
         .send({ subscription: result.subscription, ...(result.clientSecret ? { clientSecret: result.clientSecret } : {}) });
     },
+  );
+
+  r.get(
+    '/billing/checkout/preview',
+    signedIn({
+      summary: 'What a checkout would charge now: net, tax and total (changes nothing)',
+      querystring: CheckoutPreviewQuerySchema,
+      response: { 200: CheckoutPreviewSchema, ...errors },
+    }),
+    async (req) => billing.previewCheckout(req.user, req.query.interval, req.query.quantity),
   );
 
   for (const url of withSlash('/billing/subscriptions')) {
@@ -251,6 +285,38 @@ export async function billingRoutes(app: FastifyInstance, { config, billing, rat
         .header('cache-control', 'private, no-store')
         .send(html as never);
     },
+  );
+
+  /** A PDF answer: a download named after the document, never cached by shared caches. */
+  const sendPdf = (reply: FastifyReply, doc: { filename: string; pdf: Buffer }) =>
+    reply
+      .type('application/pdf')
+      .header('content-disposition', `attachment; filename="${doc.filename}"`)
+      .header('cache-control', 'private, no-store')
+      .send(doc.pdf as never);
+
+  r.get(
+    '/billing/invoices/:id/pdf',
+    signedIn({
+      summary: 'The invoice as a PDF (the same bytes every time); on Stripe, a redirect to its hosted invoice',
+      params: InvoiceParamsSchema,
+      response: { 404: ErrorSchema },
+    }),
+    async (req, reply) => {
+      const doc = await billing.invoicePdf(req.user.id, req.params.id);
+      if ('redirect' in doc) return reply.redirect(doc.redirect, 303);
+      return sendPdf(reply, doc);
+    },
+  );
+
+  r.get(
+    '/billing/credit-notes/:id/pdf',
+    signedIn({
+      summary: 'A credit note (a refund or credit of an invoice) as a PDF',
+      params: InvoiceParamsSchema,
+      response: { 404: ErrorSchema },
+    }),
+    async (req, reply) => sendPdf(reply, await billing.creditNotePdf(req.user.id, req.params.id)),
   );
 
   if (config.stripe) {

@@ -1,5 +1,6 @@
 import type { Price } from '@portal/contract';
 import { createBillingContext, type BillingDeps } from './billing-context';
+import { createBillingDetails } from './billing-details';
 import { createCards } from './cards';
 import { createCheckout } from './checkout';
 import { createInvoicesAndExport } from './invoices-and-export';
@@ -28,19 +29,27 @@ export function createBillingService(deps: BillingDeps) {
   const documents = createInvoicesAndExport(ctx, cards);
   const sync = createProviderSync(ctx, cards);
   const refunds = createRefunds(ctx);
+  const details = createBillingDetails(ctx);
+  const purchase = createCheckout(ctx);
 
   return {
     provider: ctx.gateway.kind,
     prices(): Price {
-      return { ...deps.config.pricing };
+      // The built-in engine adds tax for a VAT-registered seller: the web app then asks for the checkout's tax.
+      const taxAdded = deps.config.seller.vatRegistered && ctx.gateway.kind === 'local';
+      return { ...deps.config.pricing, ...(taxAdded ? { taxAdded: true as const } : {}) };
     },
+
+    getBillingDetails: details.getBillingDetails,
+    updateBillingDetails: details.updateBillingDetails,
 
     listPaymentMethods: cards.listPaymentMethods,
     createSetupIntent: cards.createSetupIntent,
     confirmLocalSetup: cards.confirmLocalSetup,
     removePaymentMethod: cards.removePaymentMethod,
 
-    checkout: createCheckout(ctx),
+    checkout: purchase.checkout,
+    previewCheckout: purchase.previewCheckout,
     listSubscriptions: documents.listSubscriptions,
     changeQuantity: changes.changeQuantity,
     changeInterval: changes.changeInterval,
@@ -52,6 +61,9 @@ export function createBillingService(deps: BillingDeps) {
 
     listInvoices: documents.listInvoices,
     invoiceDocument: documents.invoiceDocument,
+    invoicePdf: documents.invoicePdf,
+    invoicePdfForStaff: documents.invoicePdfForStaff,
+    creditNotePdf: documents.creditNotePdf,
     exportForUser: documents.exportForUser,
     cancelAllNowForUser: documents.cancelAllNowForUser,
     anonymiseForUser: documents.anonymiseForUser,

@@ -1,8 +1,13 @@
-import type { Interval, Subscription } from '@portal/contract';
+import type { CheckoutPreview, Interval, Subscription } from '@portal/contract';
 import { sha256 } from '../../lib/crypto';
 import { AppError, notFound } from '../../lib/errors';
 import { billToOf, type BillingContext, type BillingUser } from './billing-context';
 import { billingRepository as repo } from './billing.repository';
+import { billingDetailsRepository as details } from './billing-details.repository';
+import { addIntervals, fullPeriod } from '../../providers/billing/local/proration';
+
+/** The built-in tax engine needs the buyer's country before the first sale (the rate depends on it). */
+export const COUNTRY_FIRST = 'Add your billing address (at least the country) before buying: the tax depends on it.';
 
 /** A double-submitted checkout (same user, interval and quantity) within this window is the same purchase. */
 export const CHECKOUT_DEDUP_MS = 10_000;
@@ -18,13 +23,46 @@ export type CheckoutResult = { subscription: Subscription; clientSecret?: string
  */
 export function createCheckout(ctx: BillingContext) {
   const { db, clock, outbox, config } = ctx;
+  /** Tax comes from the built-in engine: the local engine, with the seller registered for VAT. */
+  const taxedHere = () => config.seller.vatRegistered && ctx.gateway.kind === 'local';
 
-  return async function checkout(user: BillingUser, body: CheckoutBody, idempotencyKey?: string): Promise<CheckoutResult> {
+  /** What a checkout of `quantity` at `interval` would charge now: net, tax and total (changes nothing). */
+  async function previewCheckout(user: BillingUser, interval: Interval, quantity: number): Promise<CheckoutPreview> {
+    const now = clock.now();
+    const unitAmount = interval === 'month' ? config.pricing.monthUnitAmount : config.pricing.yearUnitAmount;
+    const period = fullPeriod({
+      plan: config.pricing.plan,
+      interval,
+      unitAmount,
+      quantity,
+      periodStart: now,
+      periodEnd: addIntervals(now, interval, 1),
+    });
+    const billTo = billToOf(user);
+    const terms = await ctx.terms(db, billTo);
+    // With Stripe, Stripe's invoice carries the tax (Stripe Tax); the built-in engine adds none there.
+    const taxed =
+      ctx.gateway.kind === 'local'
+        ? terms.tax(period.lines)
+        : { net: period.subtotal, tax: 0, total: period.subtotal, breakdown: [] };
+    return {
+      subtotal: taxed.net,
+      tax: taxed.tax,
+      total: taxed.total,
+      taxLines: taxed.breakdown,
+      taxNote: ctx.gateway.kind === 'local' ? terms.note : null,
+      currency: config.pricing.currency,
+      lines: period.lines,
+    };
+  }
+
+  async function checkout(user: BillingUser, body: CheckoutBody, idempotencyKey?: string): Promise<CheckoutResult> {
     const now = clock.now();
     const checkoutKey = idempotencyKey
       ? `client:${sha256(`${user.id}:${idempotencyKey}`)}`
       : `auto:${sha256([user.id, body.interval, body.quantity, body.paymentMethodId ?? '', Math.floor(now.getTime() / CHECKOUT_DEDUP_MS)].join('|'))}`;
     const result = await db.transaction(async (tx) => {
+      if (taxedHere() && !(await details.find(tx, user.id))) throw new AppError('BAD_REQUEST', COUNTRY_FIRST);
       const billTo = billToOf(user);
       const customer = await ctx.lockCustomer(tx, billTo);
       const earlier =
@@ -80,5 +118,7 @@ export function createCheckout(ctx: BillingContext) {
       created: result.created,
       ...('clientSecret' in result && result.clientSecret ? { clientSecret: result.clientSecret } : {}),
     };
-  };
+  }
+
+  return { checkout, previewCheckout };
 }

@@ -1,11 +1,42 @@
 import { randomUUID } from 'node:crypto';
-import type { Invoice, PaymentMethod } from '@portal/contract';
+import { refundedStatus, type Invoice, type PaymentMethod } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { notFound } from '../../lib/errors';
 import type { PrintableInvoice } from '../../providers/billing/gateway';
 import { SYSTEM, toSubscription, type BillingContext } from './billing-context';
 import { billingRepository as repo } from './billing.repository';
 import { endedNow } from './lifecycle';
+import { renderPdf, type PdfDocumentInput } from './invoice-pdf';
+
+/** What an invoice's PDF shows: the invoice as issued, and its payment state now. */
+export function invoicePdfInput(inv: PrintableInvoice, brand: string, refunded: number): PdfDocumentInput {
+  const subtotal = inv.lines.reduce((s, l) => s + l.amount, 0);
+  const total = subtotal + inv.taxAmount;
+  const state = refundedStatus(inv.status, inv.amountPaid, refunded);
+  const status =
+    { paid: 'Paid', open: 'Unpaid', refunded: 'Refunded', partially_refunded: 'Partially refunded', void: 'Void' }[state] ??
+    state;
+  return {
+    kind: 'invoice',
+    number: inv.number,
+    issuedAt: inv.createdAt,
+    status,
+    brand,
+    seller: inv.seller,
+    buyer: inv.buyer ?? { name: inv.customerName ?? '', email: inv.customerEmail, addressLines: [], country: null, taxId: null },
+    currency: inv.currency,
+    period: { start: inv.periodStart, end: inv.periodEnd },
+    lines: inv.lines,
+    subtotal,
+    taxBreakdown: inv.taxBreakdown,
+    tax: inv.taxAmount,
+    total,
+    creditApplied: Math.max(0, total - inv.amountDue),
+    amountDue: inv.amountDue,
+    amountPaid: inv.amountPaid,
+    taxNote: inv.taxNote,
+  };
+}
 
 /** Invoices are kept for the vendor's books; this replaces the customer's name on them. */
 export const DELETED_CUSTOMER = 'Deleted customer';
@@ -41,6 +72,73 @@ export function createInvoicesAndExport(
         if (doc) return doc;
       }
       throw notFound('The invoice');
+    },
+
+    /**
+     * The invoice as a PDF (built-in engine), or the address of the provider's own (Stripe). The
+     * document shows what the invoice recorded when it was issued; only its payment state moves.
+     */
+    async invoicePdf(userId: string, id: string): Promise<{ filename: string; pdf: Buffer } | { redirect: string }> {
+      const customerId = await ctx.customerIdOf(db, userId);
+      for (const gateway of ctx.gateways) {
+        const doc = await gateway.invoiceDocument(db, { userId, customerId }, id);
+        if (!doc) continue;
+        if (!('printable' in doc)) return doc;
+        const inv = doc.printable;
+        const given = (await ctx.local.refundedTotals(db, [inv.id])).get(inv.id);
+        const pdf = await renderPdf(invoicePdfInput(inv, ctx.config.brand.name, given?.refunded ?? 0));
+        return { filename: `${inv.number}.pdf`, pdf };
+      }
+      throw notFound('The invoice');
+    },
+
+    /** Any customer's invoice of the built-in engine as its PDF, the same bytes the customer gets (the console). */
+    async invoicePdfForStaff(invoiceId: string): Promise<{ filename: string; pdf: Buffer }> {
+      const inv = await ctx.local.invoiceById(db, invoiceId);
+      if (!inv) throw notFound('The invoice');
+      const given = (await ctx.local.refundedTotals(db, [inv.id])).get(inv.id);
+      return {
+        filename: `${inv.number}.pdf`,
+        pdf: await renderPdf(invoicePdfInput(inv, ctx.config.brand.name, given?.refunded ?? 0)),
+      };
+    },
+
+    /** A credit note as a PDF (built-in engine). */
+    async creditNotePdf(userId: string, id: string): Promise<{ filename: string; pdf: Buffer }> {
+      const found = await ctx.local.creditNoteDocument(db, userId, id);
+      if (!found) throw notFound('The credit note');
+      const { note, invoice } = found;
+      const pdf = await renderPdf({
+        kind: 'credit_note',
+        number: note.number,
+        issuedAt: note.createdAt,
+        status: note.kind === 'refund' ? 'Refunded to the card' : 'Credited to your account balance',
+        brand: ctx.config.brand.name,
+        seller: note.seller,
+        buyer: note.buyer ?? {
+          name: invoice.customerName ?? '',
+          email: invoice.customerEmail,
+          addressLines: [],
+          country: null,
+          taxId: null,
+        },
+        currency: note.currency,
+        lines: [
+          {
+            description: `${note.kind === 'refund' ? 'Refund' : 'Credit'} on invoice ${invoice.number}`,
+            quantity: 1,
+            unitAmount: note.netAmount,
+            amount: note.netAmount,
+          },
+        ],
+        subtotal: note.netAmount,
+        taxBreakdown: note.taxBreakdown,
+        tax: note.taxAmount,
+        total: note.total,
+        taxNote: note.taxNote,
+        refersTo: { number: invoice.number, issuedAt: invoice.createdAt },
+      });
+      return { filename: `${note.number}.pdf`, pdf };
     },
 
     /** Everything billing holds about the user, for the data export (cards without numbers). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { STRIPE_JOBS } from '../../providers/billing/stripe/stripe-jobs';
+import { ViesCheckJobSchema } from '../billing/billing-details-jobs';
 import { EmailJobSchema } from '../email/email-job';
 
 /**
@@ -15,6 +16,8 @@ export const JOBS = {
   webhook: z.object({ deliveryId: z.number().int().positive() }),
   // Stripe calls after a commit and webhook processing; the Stripe gateway owns their payloads.
   ...STRIPE_JOBS,
+  /** A pending EU VAT number checked with VIES again (retried with the outbox's backoff while VIES is down). */
+  vies_check: ViesCheckJobSchema,
 } satisfies Record<string, z.ZodType<Record<string, unknown>>>;
 
 export type JobMap = Record<string, z.ZodType<Record<string, unknown>>>;

@@ -1,6 +1,6 @@
 import type { ChangePreview, Interval, Invoice, PaymentMethod } from '@portal/contract';
 import type { Tx } from '../../db/client';
-import type { InvoiceLine, subscriptions } from '../../db/schema/index';
+import type { InvoiceLine, InvoiceParty, subscriptions, TaxBreakdownRow } from '../../db/schema/index';
 
 /**
  * The payment side of billing, as the billing domain calls it. Two implementations: the local
@@ -105,6 +105,23 @@ export type StatePatch = Partial<SubscriptionState> & {
 };
 export type ProviderSubscription = SubscriptionState & { providerId: string; endedReason?: SubscriptionRecord['endedReason'] };
 
+/**
+ * What the billing domain decides for a customer's next invoice (modules/billing/invoice-terms.ts):
+ * the parties it names (copied onto the invoice) and the tax of its lines. A gateway that writes
+ * invoices itself (the local engine) asks for them; the domain's rules stay in the domain.
+ */
+export type InvoiceTerms = {
+  buyer: InvoiceParty | null;
+  seller: InvoiceParty | null;
+  /** none | domestic | eu_consumer | reverse_charge | export */
+  regime: string;
+  /** The sentence the regime puts on the invoice (reverse charge, export). */
+  note: string | null;
+  /** The lines' tax by the one rounding rule (per line, half away from zero), summed per rate. */
+  tax(lines: readonly { amount: number }[]): { net: number; tax: number; total: number; breakdown: TaxBreakdownRow[] };
+};
+export type InvoiceTermsOf = (tx: Tx, billTo: Pick<BillTo, 'userId' | 'email' | 'name'> | null) => Promise<InvoiceTerms>;
+
 /** Who pays: the portal user behind a provider customer. */
 export type BillTo = { userId: string; email: string; name: string };
 
@@ -170,6 +187,12 @@ export type PrintableInvoice = {
   customerName: string | null;
   customerEmail: string | null;
   createdAt: Date;
+  taxAmount: number;
+  taxBreakdown: TaxBreakdownRow[];
+  taxRegime: string | null;
+  taxNote: string | null;
+  buyer: InvoiceParty | null;
+  seller: InvoiceParty | null;
 };
 /** An invoice as a refund reads it. */
 export type RefundableInvoice = {

@@ -1,6 +1,9 @@
 import type { z } from 'zod';
 import type {
+  BillingDetailsResponse,
   ChangePreview,
+  CheckoutPreview,
+  UpdateBillingDetailsBody,
   CheckoutBody,
   CheckoutResponseSchema,
   Interval,
@@ -29,6 +32,21 @@ export const billingApi = api.injectEndpoints({
     /** GET /api/billing/prices: the plan's price per node and period (minor units). */
     listPrices: builder.query<Price, void>({
       query: () => '/billing/prices',
+      providesTags: ['Billing'],
+    }),
+    /** GET /api/billing/details: who invoices are made out to (null until given). */
+    getBillingDetails: builder.query<BillingDetailsResponse, void>({
+      query: () => '/billing/details',
+      providesTags: ['Billing'],
+    }),
+    /** PUT /api/billing/details: applies to later invoices; an EU VAT number is checked with VIES. */
+    updateBillingDetails: builder.mutation<BillingDetailsResponse, UpdateBillingDetailsBody>({
+      query: (body) => ({ url: '/billing/details', method: 'PUT', body }),
+      invalidatesTags: ['Billing'],
+    }),
+    /** GET /api/billing/checkout/preview: net, tax and total of a checkout (changes nothing). */
+    previewCheckout: builder.query<CheckoutPreview, { interval: Interval; quantity: number }>({
+      query: ({ interval, quantity }) => `/billing/checkout/preview?interval=${interval}&quantity=${quantity}`,
       providesTags: ['Billing'],
     }),
     /** GET /api/billing/methods/ */
@@ -126,6 +144,9 @@ export const billingApi = api.injectEndpoints({
 });
 
 export const {
+  useGetBillingDetailsQuery,
+  useUpdateBillingDetailsMutation,
+  usePreviewCheckoutQuery,
   useListPricesQuery,
   useListPaymentMethodsQuery,
   useLazyListPaymentMethodsQuery,

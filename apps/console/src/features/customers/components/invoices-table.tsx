@@ -1,6 +1,6 @@
-import { Anchor, Table, Text } from '@mantine/core';
+import { Anchor, Group, Stack, Table, Text } from '@mantine/core';
 import { IconReceiptRefund, IconWallet } from '@tabler/icons-react';
-import { type Invoice, invoiceBadge, formatDate, formatMoney } from '@portal/contract';
+import { consolePath, type Invoice, invoiceBadge, formatDate, formatMoney } from '@portal/contract';
 import { RowMenu } from '../../../components/row-menu';
 import { useMay } from '../../../lib/permissions';
 import type { PendingAction } from '../actions/action-dialog';
@@ -30,13 +30,34 @@ export function InvoicesTable({ invoices, onAction }: { invoices: Invoice[]; onA
         return (
           <Table.Tr key={i.id}>
             <Table.Td ff="monospace" style={{ whiteSpace: 'nowrap' }}>
-              {i.url ? (
-                <Anchor href={i.url} target="_blank" rel="noopener noreferrer" size="sm" ff="monospace">
-                  {i.number}
-                </Anchor>
-              ) : (
-                i.number
-              )}
+              <Group gap="xs" wrap="nowrap">
+                {i.url ? (
+                  <Anchor href={i.url} target="_blank" rel="noopener noreferrer" size="sm" ff="monospace">
+                    {i.number}
+                  </Anchor>
+                ) : (
+                  i.number
+                )}
+                {i.url?.startsWith('/api/billing/invoices/') ? (
+                  <Anchor
+                    href={consolePath('downloadInvoicePdf', { invoiceId: i.id })}
+                    download
+                    size="xs"
+                    aria-label={`PDF of invoice ${i.number}`}
+                  >
+                    PDF
+                  </Anchor>
+                ) : null}
+              </Group>
+              {i.creditNotes?.length ? (
+                <Stack gap={0} mt={2}>
+                  {i.creditNotes.map((n) => (
+                    <Text key={n.id} size="xs" c="dimmed" ff="monospace">
+                      {n.number} ({n.kind === 'refund' ? 'refund' : 'credit'} {formatMoney(n.amount, i.currency)})
+                    </Text>
+                  ))}
+                </Stack>
+              ) : null}
             </Table.Td>
             <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(i.created)}</Table.Td>
             <Table.Td c="dimmed">

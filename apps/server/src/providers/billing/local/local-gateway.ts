@@ -4,9 +4,9 @@ import type { Tx } from '../../../db/client';
 import type { Clock } from '../../../lib/clock';
 import { randomSecret, sha256 } from '../../../lib/crypto';
 import { AppError } from '../../../lib/errors';
-import type { BillTo, Payment, PaymentGateway, Receipt, StatePatch, SubscriptionRecord } from '../gateway';
+import type { BillTo, InvoiceTermsOf, Payment, PaymentGateway, Receipt, StatePatch, SubscriptionRecord } from '../gateway';
 import { assertChargeable, checkCard } from './cards';
-import { localRepository as repo, type CardRow, type InvoiceRow } from './local.repository';
+import { localRepository as repo, type CardRow, type CreditNoteRow, type InvoiceRow } from './local.repository';
 import { createLocalRefunds } from './local-refunds';
 import { applyBalance, fullPeriod, intervalChange, nextPeriodEnd, quantityChange, type ProrationResult } from './proration';
 import { addIntervals } from './proration';
@@ -40,6 +40,14 @@ const amounts = (i: InvoiceRow) => ({
   amountPaid: i.amountPaid,
   currency: i.currency,
 });
+/** Net, tax and total of a taxed invoice (the lines are net; total = net + tax, before account credit); nothing where no tax applies. */
+const totals = (i: InvoiceRow) => {
+  if (!taxedRegime(i.taxRegime)) return {};
+  const subtotal = i.lines.reduce((s, l) => s + l.amount, 0);
+  return { subtotal, tax: i.taxAmount, total: subtotal + i.taxAmount };
+};
+/** Whether a regime puts tax figures on documents (an invoice of a seller not registered for VAT shows none). */
+const taxedRegime = (regime: string | null) => regime !== null && regime !== 'none';
 
 const toReceipt = (i: InvoiceRow): Receipt => ({
   ...amounts(i),
@@ -54,6 +62,23 @@ const toReceipt = (i: InvoiceRow): Receipt => ({
   url: invoiceUrl(i.id),
 });
 
+/** The credit notes of an invoice as its list entry shows them (absent when it has none). */
+function creditNotesOf(notes: CreditNoteRow[], invoiceId: string) {
+  const own = notes.filter((n) => n.invoiceId === invoiceId);
+  if (own.length === 0) return {};
+  return {
+    creditNotes: own.map((n) => ({
+      id: n.id,
+      number: n.number,
+      kind: n.kind as 'refund' | 'credit',
+      amount: n.total,
+      created: n.createdAt.toISOString(),
+      url: creditNoteUrl(n.id),
+    })),
+  };
+}
+export const creditNoteUrl = (id: string) => `/api/billing/credit-notes/${id}/pdf`;
+
 export type LocalPricing = { plan: string; currency: string; monthUnitAmount: number; yearUnitAmount: number };
 
 /**
@@ -61,7 +86,7 @@ export type LocalPricing = { plan: string; currency: string; monthUnitAmount: nu
  * charge is an invoice row written in the caller's transaction after the card's behaviour allows
  * it, so a declined charge leaves nothing behind.
  */
-export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock }) {
+export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock; terms: InvoiceTermsOf }) {
   const { pricing, clock } = deps;
   const unitAmount = (interval: Interval) => (interval === 'month' ? pricing.monthUnitAmount : pricing.yearUnitAmount);
 
@@ -74,7 +99,10 @@ export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock }
     p: { sub: SubscriptionRecord; billTo: BillTo; result: ProrationResult; reason: string; failOpen?: boolean },
   ): Promise<InvoiceRow> {
     const balance = await repo.creditBalance(tx, p.billTo.userId);
-    const { amountDue } = applyBalance(p.result.subtotal, balance);
+    // The parties and the tax as they are now: copied onto the invoice, never rewritten later.
+    const terms = await deps.terms(tx, p.billTo);
+    const taxed = terms.tax(p.result.lines);
+    const { amountDue } = applyBalance(taxed.total, balance);
     let paid = true;
     if (amountDue > 0) {
       const card = p.sub.paymentMethodId ? await repo.findCardById(tx, p.sub.paymentMethodId) : undefined;
@@ -100,6 +128,12 @@ export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock }
       customerEmail: p.billTo.email,
       reason: p.reason,
       createdAt: clock.now(),
+      taxAmount: taxed.tax,
+      taxBreakdown: taxed.breakdown,
+      taxRegime: terms.regime,
+      taxNote: terms.note,
+      buyer: terms.buyer,
+      seller: terms.seller,
     });
   }
 
@@ -147,7 +181,24 @@ export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock }
     });
   }
 
-  return {
+  /** What only the built-in engine has: its credit notes, for their documents. */
+  const documents = {
+    /** The owner's credit note (local engine only; Stripe issues its own). */
+    async creditNoteDocument(tx: Tx, userId: string, id: string) {
+      const note = await repo.findCreditNoteForUser(tx, userId, id);
+      if (!note) return undefined;
+      const invoice = await repo.findInvoiceById(tx, note.invoiceId);
+      return invoice ? { note, invoice } : undefined;
+    },
+
+    /** Any customer's invoice by id (the vendor's console). */
+    invoiceById: (tx: Tx, id: string) => repo.findInvoiceById(tx, id),
+
+    /** Refunded and credited totals of an invoice (its status on documents). */
+    refundedTotals: (tx: Tx, ids: string[]) => repo.refundedTotals(tx, ids),
+  };
+
+  const gateway = {
     kind: 'local',
     publishableKey: undefined,
 
@@ -253,10 +304,15 @@ export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock }
       const nextRenewalAt = change.interval ? result.periodEnd : sub.currentPeriodEnd;
       const nextRenewalAmount = (change.interval ? unitAmount(change.interval) : sub.unitAmount) * quantity;
       const balance = sub.userId ? await repo.creditBalance(tx, sub.userId) : 0;
-      const { amountDue, creditApplied } = applyBalance(result.subtotal, balance);
+      const terms = await deps.terms(tx, sub.userId ? { userId: sub.userId, email: '', name: '' } : null);
+      const taxed = terms.tax(result.lines);
+      const { amountDue, creditApplied } = applyBalance(taxed.total, balance);
       return {
         amountDue,
-        subtotal: result.subtotal,
+        subtotal: taxed.net,
+        ...(taxedRegime(terms.regime)
+          ? { tax: taxed.tax, total: taxed.total, taxLines: taxed.breakdown, taxNote: terms.note }
+          : {}),
         creditApplied,
         currency: sub.currency,
         nextRenewalAt: nextRenewalAt.toISOString(),
@@ -271,8 +327,14 @@ export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock }
         tx,
         rows.map((i) => i.id),
       );
+      const notes = await repo.creditNotesOf(
+        tx,
+        rows.map((i) => i.id),
+      );
       return rows.map((i): Invoice => ({
         ...amounts(i),
+        ...totals(i),
+        ...creditNotesOf(notes, i.id),
         status: refundedStatus(i.status, i.amountPaid, refunded.get(i.id)?.refunded ?? 0),
         created: i.createdAt.toISOString(),
         periodStart: i.periodStart.toISOString(),
@@ -384,5 +446,6 @@ export function createLocalGateway(deps: { pricing: LocalPricing; clock: Clock }
       },
     },
   } satisfies PaymentGateway;
+  return { ...gateway, ...documents };
 }
 export type LocalGateway = ReturnType<typeof createLocalGateway>;

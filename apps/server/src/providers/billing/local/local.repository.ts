@@ -1,15 +1,30 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client';
-import { invoiceRefunds, invoices, paymentMethods, setupIntents } from '../../../db/schema/index';
+import { creditNotes, documentCounters, invoiceRefunds, invoices, paymentMethods, setupIntents } from '../../../db/schema/index';
 
 export type CardRow = typeof paymentMethods.$inferSelect;
 export type InvoiceRow = typeof invoices.$inferSelect;
+export type CreditNoteRow = typeof creditNotes.$inferSelect;
 
 /** INV-999 sorts before INV-1000: compare by length first. */
 const byNumberDesc = [desc(sql`length(${invoices.number})`), desc(invoices.number)];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type GivenBack = { refunded: number; credited: number };
+
+/**
+ * The next number of a document series, in the caller's transaction: the counter row stays locked
+ * until it ends, so concurrent invoices take turns and a rolled-back one gives its number back.
+ */
+export async function nextNumber(tx: Tx, series: 'INV' | 'CN'): Promise<number> {
+  const [row] = await tx
+    .update(documentCounters)
+    .set({ lastValue: sql`${documentCounters.lastValue} + 1` })
+    .where(eq(documentCounters.series, series))
+    .returning({ value: documentCounters.lastValue });
+  if (!row) throw new Error(`no document counter ${series}`);
+  return row.value;
+}
 
 async function repoRefunded(tx: Tx, ids: string[]): Promise<Map<string, GivenBack>> {
   if (ids.length === 0) return new Map();
@@ -91,10 +106,12 @@ export const localRepository = {
   },
 
   // invoices
+  /** Writes an invoice with the next number of its series (gap-free: see documentCounters). */
   async insertInvoice(tx: Tx, row: Omit<typeof invoices.$inferInsert, 'number'>): Promise<InvoiceRow> {
+    const number = `INV-${await nextNumber(tx, 'INV')}`;
     const [created] = await tx
       .insert(invoices)
-      .values({ ...row, number: sql`'INV-' || nextval('invoice_number_seq')::text` })
+      .values({ ...row, number })
       .returning();
     return created!;
   },
@@ -144,12 +161,45 @@ export const localRepository = {
   async insertRefund(tx: Tx, row: typeof invoiceRefunds.$inferInsert) {
     await tx.insert(invoiceRefunds).values(row);
   },
+  async findInvoiceById(tx: Tx, id: string): Promise<InvoiceRow | undefined> {
+    if (!UUID.test(id)) return undefined;
+    const [row] = await tx.select().from(invoices).where(eq(invoices.id, id)).limit(1);
+    return row;
+  },
+  /** Writes a credit note with the next number of its own series (CN-…). */
+  async insertCreditNote(tx: Tx, row: Omit<typeof creditNotes.$inferInsert, 'number'>): Promise<CreditNoteRow> {
+    const number = `CN-${await nextNumber(tx, 'CN')}`;
+    const [created] = await tx
+      .insert(creditNotes)
+      .values({ ...row, number })
+      .returning();
+    return created!;
+  },
+  /** The credit notes of `invoiceIds`, oldest first. */
+  async creditNotesOf(tx: Tx, invoiceIds: string[]): Promise<CreditNoteRow[]> {
+    if (invoiceIds.length === 0) return [];
+    return tx
+      .select()
+      .from(creditNotes)
+      .where(inArray(creditNotes.invoiceId, invoiceIds))
+      .orderBy(asc(creditNotes.createdAt), asc(creditNotes.number));
+  },
+  async findCreditNoteForUser(tx: Tx, userId: string, id: string): Promise<CreditNoteRow | undefined> {
+    if (!UUID.test(id)) return undefined;
+    const [row] = await tx
+      .select()
+      .from(creditNotes)
+      .where(and(eq(creditNotes.id, id), eq(creditNotes.userId, userId)))
+      .limit(1);
+    return row;
+  },
   /** Invoices are kept for the vendor's books; the customer's name and address on them are replaced. */
   async anonymiseInvoices(tx: Tx, userId: string, replacement: string) {
     await tx
       .update(invoices)
       .set({ userId: null, customerName: replacement, customerEmail: null })
       .where(eq(invoices.userId, userId));
+    await tx.update(creditNotes).set({ userId: null }).where(eq(creditNotes.userId, userId));
   },
   /**
    * Account credit available to the customer: over their invoices, what was due minus what the
@@ -159,7 +209,7 @@ export const localRepository = {
   async creditBalance(tx: Tx, userId: string): Promise<number> {
     const [row] = await tx
       .select({
-        balance: sql<number>`coalesce(sum(${invoices.amountDue} - (select coalesce(sum((l->>'amount')::bigint), 0) from jsonb_array_elements(${invoices.lines}) l)), 0)::int`,
+        balance: sql<number>`coalesce(sum(${invoices.amountDue} - ${invoices.taxAmount} - (select coalesce(sum((l->>'amount')::bigint), 0) from jsonb_array_elements(${invoices.lines}) l)), 0)::int`,
       })
       .from(invoices)
       .where(and(eq(invoices.userId, userId), sql`${invoices.status} <> 'void'`));

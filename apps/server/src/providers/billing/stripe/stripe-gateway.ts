@@ -8,7 +8,7 @@ import type { PaymentGateway, ProviderSubscription, Receipt, StatePatch, Subscri
 import { addIntervals } from '../local/proration';
 import { call, createStripeClient, toAppError } from './stripe-client';
 import type { DeferredWork } from './stripe-jobs';
-import { endReasonOf, fromUnix, idOf, STATUS, toInvoice } from './stripe-mapping';
+import { endReasonOf, fromUnix, idOf, STATUS, stripeTotals, toInvoice } from './stripe-mapping';
 import { createStripeRefunds } from './stripe-refunds';
 import { jobFor, verifyStripeEvent } from './stripe-webhook';
 
@@ -305,9 +305,18 @@ export function createStripeGateway(deps: {
         change.interval === undefined
           ? sub.unitAmount
           : (deps.config.pricing[interval === 'month' ? 'monthUnitAmount' : 'yearUnitAmount'] as number);
+      const t = stripeTotals(inv);
       return {
         amountDue: inv.amount_due,
-        subtotal: total,
+        subtotal: t.subtotal,
+        ...(t.tax !== 0
+          ? {
+              tax: t.tax,
+              total: t.total,
+              taxLines: [{ rateBp: t.subtotal ? Math.round((t.tax * 10000) / t.subtotal) : 0, net: t.subtotal, tax: t.tax }],
+              taxNote: null,
+            }
+          : {}),
         creditApplied: Math.max(0, total - inv.amount_due),
         currency: inv.currency,
         nextRenewalAt: (change.interval ? addIntervals(now, change.interval, 1) : sub.currentPeriodEnd).toISOString(),

@@ -32,6 +32,13 @@ export function endReasonOf(s: Pick<Stripe.Subscription, 'status' | 'cancellatio
 export const idOf = (v: string | { id: string } | null | undefined) => (v == null ? null : typeof v === 'string' ? v : v.id);
 export const fromUnix = (s: number) => new Date(s * 1000);
 
+/** Net, tax and total of a Stripe invoice: the tax is what Stripe added (Stripe Tax), none without it. */
+export function stripeTotals(i: Pick<Stripe.Invoice, 'total' | 'total_excluding_tax' | 'amount_due'>) {
+  const total = i.total ?? i.amount_due;
+  const subtotal = i.total_excluding_tax ?? total;
+  return { subtotal, tax: total - subtotal, total };
+}
+
 export function toInvoice(i: Stripe.Invoice): Invoice {
   const line = i.lines?.data?.[0];
   return {
@@ -40,6 +47,8 @@ export function toInvoice(i: Stripe.Invoice): Invoice {
     status: i.status ?? 'draft',
     amountDue: i.amount_due,
     amountPaid: i.amount_paid,
+    // Figures of tax only where Stripe added some (Stripe Tax).
+    ...(stripeTotals(i).tax !== 0 ? stripeTotals(i) : {}),
     currency: i.currency,
     created: fromUnix(i.created).toISOString(),
     periodStart: fromUnix(line?.period.start ?? i.period_start).toISOString(),

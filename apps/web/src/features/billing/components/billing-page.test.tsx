@@ -61,6 +61,8 @@ function renderBilling(answers: Answers = {}) {
     'GET /api/billing/prices': { status: 200, body: prices },
     'GET /api/billing/methods/': { status: 200, body: { items: [] } },
     'GET /api/billing/subscriptions/': { status: 200, body: { items: [] } },
+    // The billing details card beside the cards (not given yet).
+    'GET /api/billing/details': { status: 200, body: { details: null } },
     ...answers,
   };
   const fetch = fakeFetch(all);

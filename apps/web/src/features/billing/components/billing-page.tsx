@@ -7,6 +7,7 @@ import { api } from '../../../lib/api';
 import { useAppDispatch } from '../../../lib/state/hooks';
 import { useListInvoicesQuery, useListPaymentMethodsQuery, useListPricesQuery, useListSubscriptionsQuery } from '../api';
 import { AddCardDialog } from './add-card-dialog';
+import { BillingDetailsCard } from './billing-details-card';
 import { BillingSkeleton, CONTAINER_BREAKPOINTS } from './billing-skeleton';
 import { CheckoutCard } from './checkout-card';
 import { PayInvoiceDialog } from './pay-invoice-dialog';
@@ -90,13 +91,16 @@ export function BillingPage() {
         )}
       </Grid.Col>
       <Grid.Col span={{ base: 12, md: 5 }}>
-        <PaymentMethodsCard
-          methods={methods.data?.items}
-          isLoading={methods.isLoading}
-          error={methods.error}
-          onRetry={methods.refetch}
-          retrying={methods.isFetching}
-        />
+        <Stack gap="lg">
+          <PaymentMethodsCard
+            methods={methods.data?.items}
+            isLoading={methods.isLoading}
+            error={methods.error}
+            onRetry={methods.refetch}
+            retrying={methods.isFetching}
+          />
+          <BillingDetailsCard />
+        </Stack>
       </Grid.Col>
     </Grid>
   );

@@ -1,6 +1,6 @@
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import { Group, Paper, Skeleton, Stack, Table, Text } from '@mantine/core';
-import { type PreviewChangeBody, formatDate, formatMoney } from '@portal/contract';
+import { type PreviewChangeBody, type TaxLine, formatDate, formatMoney } from '@portal/contract';
 import { usePreviewChangeQuery } from '../api';
 import { useSubmitErrorMessage } from './subscription-change-form';
 import { ErrorDisplay, errorMessage } from '@portal/ui';
@@ -12,6 +12,56 @@ export interface ChargePreviewProps {
   /** Shown instead while there is no change to price. */
   placeholder?: string;
 }
+
+const NUM = { fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' } as const;
+
+/** Net, tax per rate and total rows of a price table (a seller that charges VAT). */
+export function TaxRows({
+  money,
+  subtotal,
+  taxLines,
+  total,
+}: {
+  money: (n: number) => string;
+  subtotal: number;
+  taxLines: TaxLine[];
+  total: number;
+}) {
+  return (
+    <>
+      <Table.Tr>
+        <Table.Td c="dimmed" pr="sm">
+          Net
+        </Table.Td>
+        <Table.Td ta="right" c="dimmed" style={NUM}>
+          {money(subtotal)}
+        </Table.Td>
+      </Table.Tr>
+      {taxLines.map((t) => (
+        <Table.Tr key={t.rateBp}>
+          <Table.Td c="dimmed" pr="sm">
+            VAT {taxRateLabel(t.rateBp)}
+          </Table.Td>
+          <Table.Td ta="right" c="dimmed" style={NUM}>
+            {money(t.tax)}
+          </Table.Td>
+        </Table.Tr>
+      ))}
+      <Table.Tr>
+        <Table.Td c="dimmed" pr="sm">
+          Total
+        </Table.Td>
+        <Table.Td ta="right" c="dimmed" style={NUM}>
+          {money(total)}
+        </Table.Td>
+      </Table.Tr>
+    </>
+  );
+}
+
+/** 1900 → "19%", 2550 → "25.5%" in the reader's locale. */
+export const taxRateLabel = (bp: number) =>
+  new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 2 }).format(bp / 10000);
 
 /**
  * The exact amount a change charges now and the next renewal, from the server's preview (the
@@ -85,6 +135,9 @@ export function ChargePreview({ subscriptionId, change, placeholder }: ChargePre
                   </Table.Td>
                 </Table.Tr>
               ))}
+              {data.tax !== undefined && data.total !== undefined ? (
+                <TaxRows money={money} subtotal={data.subtotal} taxLines={data.taxLines ?? []} total={data.total} />
+              ) : null}
               {data.creditApplied > 0 ? (
                 <Table.Tr>
                   <Table.Td c="dimmed" pr="sm">
@@ -97,6 +150,11 @@ export function ChargePreview({ subscriptionId, change, placeholder }: ChargePre
               ) : null}
             </Table.Tbody>
           </Table>
+        ) : null}
+        {data.taxNote ? (
+          <Text size="xs" c="dimmed">
+            {data.taxNote}
+          </Text>
         ) : null}
         {data.subtotal < 0 ? (
           <Text size="xs" c="dimmed">

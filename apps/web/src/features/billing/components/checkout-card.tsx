@@ -1,10 +1,25 @@
-import { useId, useState } from 'react';
-import { Alert, Badge, Button, Divider, Group, Paper, SegmentedControl, Select, Skeleton, Stack, Text } from '@mantine/core';
+import { useId, useMemo, useState } from 'react';
+import { skipToken } from '@reduxjs/toolkit/query/react';
+import {
+  Alert,
+  Badge,
+  Button,
+  Divider,
+  Group,
+  Paper,
+  SegmentedControl,
+  Select,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconCreditCard, IconPlus } from '@tabler/icons-react';
 import {
   cardBrandLabel,
   CheckoutBodySchema,
+  COUNTRY_CODES,
   type Interval,
   intervalLabel,
   type PaymentMethod,
@@ -19,14 +34,21 @@ import {
 import { api, useGetConfigQuery } from '../../../lib/api';
 import { useAppDispatch } from '../../../lib/state/hooks';
 import { setHighlight } from '../../../lib/state/license-slice';
-import { useCheckoutMutation, useListPricesQuery } from '../api';
+import {
+  useCheckoutMutation,
+  useGetBillingDetailsQuery,
+  useListPricesQuery,
+  usePreviewCheckoutQuery,
+  useUpdateBillingDetailsMutation,
+} from '../api';
+import { TaxRows } from './charge-preview';
 import { addInterval, periodTotal, yearlySaving } from '../billing-display';
 import { getStripe, STRIPE_UNAVAILABLE, stripeError } from '../stripe/stripe-js';
 import { newIdempotencyKey } from '../idempotency-key';
 import { QuantityInput } from './quantity-input';
 import { SectionHeader } from './section-header';
 import classes from './billing.module.css';
-import { ErrorDisplay, useSchemaForm } from '@portal/ui';
+import { ErrorDisplay, useSchemaForm, errorMessage } from '@portal/ui';
 
 const newKey = newIdempotencyKey;
 
@@ -77,6 +99,19 @@ export function CheckoutCard({ methods, methodsLoading, variant, onSubscribed }:
   const selected = chosen(form.values.paymentMethodId);
   const money = (amount: number) => (price ? formatMoney(amount, price.currency) : '');
   const saving = price ? yearlySaving(price, n ?? 1) : null;
+  // A seller that charges VAT: the tax depends on the buyer's country, asked before the first checkout.
+  const taxed = price?.taxAdded === true;
+  const detailsQuery = useGetBillingDetailsQuery(taxed ? undefined : skipToken);
+  const needsCountry = taxed && detailsQuery.data?.details === null;
+  const [country, setCountry] = useState<string | null>(null);
+  const [countryError, setCountryError] = useState<string | null>(null);
+  const [saveDetails, { isLoading: savingDetails }] = useUpdateBillingDetailsMutation();
+  const taxPreview = usePreviewCheckoutQuery(taxed && n && detailsQuery.data?.details ? { interval, quantity: n } : skipToken);
+  const countries = useMemo(() => {
+    if (!taxed) return [];
+    const names = new Intl.DisplayNames(undefined, { type: 'region' });
+    return COUNTRY_CODES.map((c) => ({ value: c, label: names.of(c) ?? c })).sort((a, b) => a.label.localeCompare(b.label));
+  }, [taxed]);
 
   const confirmPayment = async () => {
     const key = config?.stripePublishableKey;
@@ -114,6 +149,12 @@ export function CheckoutCard({ methods, methodsLoading, variant, onSubscribed }:
 
   const onSubmit = form.onSubmit(async (body) => {
     if (!selected) return;
+    if (needsCountry) {
+      if (!country) return setCountryError('Choose the country of your billing address');
+      const saved = await saveDetails({ country });
+      if ('error' in saved) return setCountryError(errorMessage(saved.error));
+      setCountryError(null);
+    }
     const result = await checkout({ body, idempotencyKey });
     if ('error' in result) return;
     const { subscription, clientSecret } = result.data;
@@ -244,19 +285,57 @@ export function CheckoutCard({ methods, methodsLoading, variant, onSubscribed }:
                       Pay yearly to save {money(saving.amount)} a year.
                     </Text>
                   ) : null}
+                  {taxed && taxPreview.data && n ? (
+                    <Table fz="sm" verticalSpacing={2} horizontalSpacing={0} withRowBorders={false} aria-label="Tax">
+                      <Table.Tbody>
+                        <TaxRows
+                          money={money}
+                          subtotal={taxPreview.data.subtotal}
+                          taxLines={taxPreview.data.taxLines}
+                          total={taxPreview.data.total}
+                        />
+                      </Table.Tbody>
+                    </Table>
+                  ) : null}
+                  {taxed && taxPreview.data?.taxNote ? (
+                    <Text size="xs" c="dimmed">
+                      {taxPreview.data.taxNote}
+                    </Text>
+                  ) : null}
                   <Divider my={4} />
                   <Group justify="space-between" align="baseline" wrap="nowrap" gap="sm">
                     <Text fw={600}>Total per {interval}</Text>
                     <Text fw={700} size="xl" style={{ fontVariantNumeric: 'tabular-nums' }}>
-                      {n ? money(periodTotal(price, interval, n)) : '–'}
+                      {n ? money(taxed && taxPreview.data ? taxPreview.data.total : periodTotal(price, interval, n)) : '–'}
                     </Text>
                   </Group>
                   <Text size="xs" c="dimmed">
                     Charged today, then {intervalLabel(interval)} from {formatDate(addInterval(new Date(), interval))} until you
-                    cancel. Prices exclude any taxes that apply.
+                    cancel.{' '}
+                    {taxed
+                      ? taxPreview.data
+                        ? 'VAT as shown, from your billing details.'
+                        : 'VAT is added according to your billing country.'
+                      : 'Prices exclude any taxes that apply.'}
                   </Text>
                 </Stack>
               </Paper>
+              {needsCountry ? (
+                <Select
+                  label="Billing country"
+                  description="Tax depends on it. Add the rest of your billing details any time."
+                  required
+                  searchable
+                  autoComplete="country"
+                  data={countries}
+                  value={country}
+                  error={countryError}
+                  onChange={(v) => {
+                    setCountry(v);
+                    setCountryError(null);
+                  }}
+                />
+              ) : null}
               {methodsLoading ? (
                 <Skeleton height={36} />
               ) : cards.length === 0 ? (
@@ -309,7 +388,12 @@ export function CheckoutCard({ methods, methodsLoading, variant, onSubscribed }:
               <ErrorDisplay error={error} />
               {/* Until the pending payment is confirmed, a second Subscribe would buy a second subscription. */}
               {pending ? null : (
-                <Button type="submit" size="md" loading={isLoading} disabled={cards.length === 0 || methodsLoading}>
+                <Button
+                  type="submit"
+                  size="md"
+                  loading={isLoading || savingDetails}
+                  disabled={cards.length === 0 || methodsLoading}
+                >
                   Subscribe
                 </Button>
               )}

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Anchor, Group, Pagination, ScrollArea, Skeleton, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
-import { IconExternalLink } from '@tabler/icons-react';
+import { IconDownload, IconExternalLink } from '@tabler/icons-react';
+import { type Invoice, formatDate, formatMoney, invoiceBadge } from '@portal/contract';
 import { useListInvoicesQuery } from '../api';
 import { useNarrow } from '../use-narrow';
-import { formatDate, formatMoney, invoiceBadge } from '@portal/contract';
 import { ErrorDisplay, StatusBadge } from '@portal/ui';
 
 /** Invoices per page under a subscription; the API answers them all, newest first. */
@@ -28,6 +28,51 @@ function ViewLink({ url, number }: { url: string | null; number: string }) {
         <IconExternalLink size={14} aria-hidden />
       </Group>
     </Anchor>
+  );
+}
+
+/** The built-in engine's invoices have a PDF beside their page (Stripe's page links its own). */
+const pdfOf = (url: string | null) => (url?.startsWith('/api/billing/invoices/') ? `${url}/pdf` : null);
+
+/** 'PDF': the invoice or credit note as a PDF download. */
+function PdfLink({ href, label }: { href: string; label: string }) {
+  return (
+    <Anchor href={href} download size="sm">
+      <Group gap={4} wrap="nowrap" component="span">
+        <IconDownload size={14} aria-hidden />
+        PDF
+        <VisuallyHidden> of {label}</VisuallyHidden>
+      </Group>
+    </Anchor>
+  );
+}
+
+/** The invoice's documents: its page, its PDF. */
+function Documents({ inv }: { inv: Invoice }) {
+  const pdf = pdfOf(inv.url);
+  return (
+    <Group gap="sm" wrap="nowrap" justify="flex-end">
+      <ViewLink url={inv.url} number={inv.number} />
+      {pdf ? <PdfLink href={pdf} label={`invoice ${inv.number}`} /> : null}
+    </Group>
+  );
+}
+
+/** The credit notes correcting an invoice (refunds, credits), each with its PDF. */
+function CreditNotes({ inv }: { inv: Invoice }) {
+  if (!inv.creditNotes?.length) return null;
+  return (
+    <Stack gap={2} mt={4}>
+      {inv.creditNotes.map((n) => (
+        <Group key={n.id} gap={6} wrap="nowrap">
+          <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+            Credit note <span style={{ fontFamily: 'var(--mantine-font-family-monospace)' }}>{n.number}</span>,{' '}
+            {formatMoney(n.amount, inv.currency)}
+          </Text>
+          <PdfLink href={n.url} label={`credit note ${n.number}`} />
+        </Group>
+      ))}
+    </Stack>
   );
 }
 
@@ -74,6 +119,7 @@ export function InvoicesTable({ subscriptionId }: { subscriptionId: string }) {
                       <Text size="xs" c="dimmed">
                         {formatDate(inv.created)}
                       </Text>
+                      <CreditNotes inv={inv} />
                     </Stack>
                     <Stack gap={4} align="flex-end">
                       <Group gap="xs" wrap="nowrap">
@@ -84,7 +130,7 @@ export function InvoicesTable({ subscriptionId }: { subscriptionId: string }) {
                           {badge.label}
                         </StatusBadge>
                       </Group>
-                      <ViewLink url={inv.url} number={inv.number} />
+                      <Documents inv={inv} />
                     </Stack>
                   </Group>
                 );
@@ -134,8 +180,11 @@ export function InvoicesTable({ subscriptionId }: { subscriptionId: string }) {
                   const badge = invoiceBadge(inv.status);
                   return (
                     <Table.Tr key={inv.id}>
-                      <Table.Td ff="monospace" fz="sm" style={{ whiteSpace: 'nowrap' }}>
-                        {inv.number}
+                      <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>
+                        <Text ff="monospace" fz="sm" component="span">
+                          {inv.number}
+                        </Text>
+                        <CreditNotes inv={inv} />
                       </Table.Td>
                       <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(inv.created)}</Table.Td>
                       <Table.Td c="dimmed" fz="sm" style={{ whiteSpace: 'nowrap' }}>
@@ -150,7 +199,7 @@ export function InvoicesTable({ subscriptionId }: { subscriptionId: string }) {
                         </StatusBadge>
                       </Table.Td>
                       <Table.Td ta="right">
-                        <ViewLink url={inv.url} number={inv.number} />
+                        <Documents inv={inv} />
                       </Table.Td>
                     </Table.Tr>
                   );

@@ -1,0 +1,222 @@
+import { useMemo } from 'react';
+import { Button, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconCheck } from '@tabler/icons-react';
+import {
+  COUNTRY_CODES,
+  needsRegion,
+  TAX_ID_TYPE_LABELS,
+  TAX_ID_TYPES,
+  UpdateBillingDetailsBodySchema,
+  type BillingDetails,
+  type TaxIdStatus,
+  type TaxIdType,
+  type StatusTone,
+} from '@portal/contract';
+import { FieldGrid } from '../../../components/form/field-grid';
+import { useGetBillingDetailsQuery, useUpdateBillingDetailsMutation } from '../api';
+import { ItemSkeletons } from './billing-skeleton';
+import { SectionHeader } from './section-header';
+import { ErrorDisplay, useSchemaForm, StatusBadge } from '@portal/ui';
+
+type Values = {
+  legalName: string;
+  country: string;
+  line1: string;
+  line2: string;
+  postalCode: string;
+  city: string;
+  region: string;
+  taxIdType: TaxIdType | '';
+  taxIdValue: string;
+  recipients: string;
+};
+
+const valuesOf = (d: BillingDetails | null): Values => ({
+  legalName: d?.legalName ?? '',
+  country: d?.country ?? '',
+  line1: d?.line1 ?? '',
+  line2: d?.line2 ?? '',
+  postalCode: d?.postalCode ?? '',
+  city: d?.city ?? '',
+  region: d?.region ?? '',
+  taxIdType: d?.taxId?.type ?? '',
+  taxIdValue: d?.taxId?.value ?? '',
+  recipients: d?.recipients.join(', ') ?? '',
+});
+
+/** The form's values as the PUT body: blanks left out, the tax ID only with a type and a value. */
+function toBody(v: Values) {
+  const text = (s: string) => (s.trim() === '' ? undefined : s);
+  return {
+    legalName: text(v.legalName),
+    country: v.country,
+    line1: text(v.line1),
+    line2: text(v.line2),
+    postalCode: text(v.postalCode),
+    city: text(v.city),
+    region: text(v.region),
+    taxId:
+      v.taxIdType && v.taxIdValue.trim() !== ''
+        ? { type: v.taxIdType, value: v.taxIdValue }
+        : v.taxIdType
+          ? { type: v.taxIdType, value: '' }
+          : null,
+    recipients: v.recipients
+      .split(/[\s,;]+/)
+      .map((r) => r.trim())
+      .filter(Boolean),
+  };
+}
+
+const STATUS: Record<TaxIdStatus, { tone: StatusTone; label: string; help: string }> = {
+  valid: { tone: 'positive', label: 'Valid', help: 'Confirmed by VIES, the EU’s VAT number check.' },
+  pending: {
+    tone: 'warning',
+    label: 'Being checked',
+    help: 'VIES could not be reached. We check it again shortly; until then VAT is charged as for a consumer.',
+  },
+  invalid: {
+    tone: 'critical',
+    label: 'Not valid',
+    help: 'VIES does not know this VAT number, so VAT is charged. Check the number and save it again.',
+  },
+  unchecked: { tone: 'neutral', label: 'Saved', help: 'Shown on your invoices.' },
+};
+
+/** The billing details invoices are made out to: company, address (country first), tax ID, finance recipients. */
+export function BillingDetailsCard() {
+  const { data, error: loadError, isLoading, refetch, isFetching } = useGetBillingDetailsQuery();
+  const details = data?.details ?? null;
+  if (isLoading) {
+    return (
+      <Paper withBorder p={{ base: 'md', sm: 'lg' }} aria-busy="true" aria-label="Loading billing details">
+        <ItemSkeletons count={2} />
+      </Paper>
+    );
+  }
+  if (loadError) {
+    return (
+      <Paper withBorder p={{ base: 'md', sm: 'lg' }}>
+        <ErrorDisplay error={loadError} onRetry={refetch} retrying={isFetching} />
+      </Paper>
+    );
+  }
+  return <BillingDetailsForm key={details?.updatedAt ?? 'none'} details={details} />;
+}
+
+function BillingDetailsForm({ details }: { details: BillingDetails | null }) {
+  const [update, { isLoading, error, reset }] = useUpdateBillingDetailsMutation();
+  const countries = useMemo(() => {
+    const names = new Intl.DisplayNames(undefined, { type: 'region' });
+    return COUNTRY_CODES.map((c) => ({ value: c, label: names.of(c) ?? c })).sort((a, b) => a.label.localeCompare(b.label));
+  }, []);
+  const form = useSchemaForm({ schema: UpdateBillingDetailsBodySchema, initialValues: valuesOf(details), toInput: toBody });
+  const saved = valuesOf(details);
+  const dirty = (Object.keys(saved) as Array<keyof Values>).some((k) => form.values[k].trim() !== saved[k].trim());
+  const status = details?.taxId ? STATUS[details.taxId.status] : null;
+
+  const onSubmit = form.onSubmit(async (body) => {
+    const result = await update(body);
+    if ('error' in result) return form.showServerIssues(result.error);
+    notifications.show({
+      color: 'green',
+      icon: <IconCheck size={18} />,
+      title: 'Billing details saved',
+      message: 'Your next invoices are made out to these details.',
+    });
+  });
+  // Issues of the nested tax ID are shown on its value field.
+  const taxIdValue = form.field('taxIdValue');
+  const taxIdError = form.form.errors['taxId.value'] ?? form.form.errors.taxId ?? taxIdValue.error;
+
+  return (
+    <Paper withBorder p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="billing-details-title">
+      <form onSubmit={onSubmit} noValidate aria-label="Billing details">
+        <Stack gap="md">
+          <SectionHeader
+            title={<span id="billing-details-title">Billing details</span>}
+            description="Who your invoices are made out to. Changes apply to your next invoices."
+          />
+          <Select
+            label="Country"
+            description="Tax depends on it."
+            required
+            searchable
+            autoComplete="country"
+            data={countries}
+            {...form.field('country')}
+            onChange={(v) => form.form.setFieldValue('country', v ?? '')}
+          />
+          <TextInput
+            label="Company name"
+            description="Leave empty if you buy as a private person."
+            autoComplete="organization"
+            {...form.field('legalName')}
+          />
+          <FieldGrid from="sm">
+            <TextInput label="Address line 1" autoComplete="address-line1" {...form.field('line1')} />
+            <TextInput label="Address line 2" autoComplete="address-line2" {...form.field('line2')} />
+            <TextInput label="Postal code" autoComplete="postal-code" {...form.field('postalCode')} />
+            <TextInput label="City" autoComplete="address-level2" {...form.field('city')} />
+            {needsRegion(form.values.country) ? (
+              <TextInput label="State or region" required autoComplete="address-level1" {...form.field('region')} />
+            ) : null}
+          </FieldGrid>
+          <FieldGrid from="sm">
+            <Select
+              label="Tax ID type"
+              clearable
+              data={TAX_ID_TYPES.map((t) => ({ value: t, label: TAX_ID_TYPE_LABELS[t] }))}
+              value={form.values.taxIdType || null}
+              onChange={(v) => form.form.setFieldValue('taxIdType', (v ?? '') as TaxIdType | '')}
+            />
+            <TextInput
+              label="Tax ID"
+              description={form.values.taxIdType === 'eu_vat' ? 'With the country prefix, e.g. DE123456789.' : undefined}
+              disabled={!form.values.taxIdType}
+              {...taxIdValue}
+              error={taxIdError}
+            />
+          </FieldGrid>
+          {status && details?.taxId ? (
+            <Group gap="xs" wrap="nowrap" align="flex-start" role="status">
+              <StatusBadge tone={status.tone} size="sm">
+                {status.label}
+              </StatusBadge>
+              <Text size="xs" c={details.taxId.status === 'invalid' ? 'red' : 'dimmed'}>
+                {details.taxId.value}: {status.help}
+              </Text>
+            </Group>
+          ) : null}
+          <TextInput
+            label="Invoice recipients"
+            description="Optional. Finance addresses that receive invoices too, separated by commas."
+            {...form.field('recipients')}
+            error={
+              form.form.errors.recipients ?? Object.entries(form.form.errors).find(([k]) => k.startsWith('recipients.'))?.[1]
+            }
+          />
+          <ErrorDisplay error={error} />
+          <Group gap="sm">
+            <Button type="submit" loading={isLoading} disabled={!dirty && details !== null}>
+              Save billing details
+            </Button>
+            {dirty && details ? (
+              <Button
+                variant="default"
+                onClick={() => {
+                  form.reset(saved);
+                  reset();
+                }}
+                disabled={isLoading}
+              >
+                Discard changes
+              </Button>
+            ) : null}
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}

@@ -1,0 +1,216 @@
+import { z } from 'zod';
+
+/** ISO 3166-1 alpha-2 country codes (and XK, Kosovo, which Stripe and VIES-free tax data use). */
+export const COUNTRY_CODES =
+  'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS XK YE YT ZA ZM ZW'.split(
+    ' ',
+  );
+const COUNTRY_SET = new Set(COUNTRY_CODES);
+
+/** EU member states, by ISO code; a VAT number's prefix is the same except Greece's (EL). */
+export const EU_COUNTRIES = [
+  'AT',
+  'BE',
+  'BG',
+  'CY',
+  'CZ',
+  'DE',
+  'DK',
+  'EE',
+  'ES',
+  'FI',
+  'FR',
+  'GR',
+  'HR',
+  'HU',
+  'IE',
+  'IT',
+  'LT',
+  'LU',
+  'LV',
+  'MT',
+  'NL',
+  'PL',
+  'PT',
+  'RO',
+  'SE',
+  'SI',
+  'SK',
+] as const;
+export const isEuCountry = (country: string) => (EU_COUNTRIES as readonly string[]).includes(country);
+/** The VAT number prefix of an EU country (Greece: EL). */
+export const vatPrefixOf = (country: string) => (country === 'GR' ? 'EL' : country);
+
+/** Countries whose addresses need a region (state, province): tax and post depend on it. */
+export const COUNTRIES_WITH_REGION = ['US', 'CA', 'AU'] as const;
+export const needsRegion = (country: string) => (COUNTRIES_WITH_REGION as readonly string[]).includes(country);
+
+export const TAX_ID_TYPES = ['eu_vat', 'gb_vat', 'ch_vat', 'us_ein'] as const;
+export type TaxIdType = (typeof TAX_ID_TYPES)[number];
+export const TAX_ID_TYPE_LABELS: Record<TaxIdType, string> = {
+  eu_vat: 'EU VAT number',
+  gb_vat: 'UK VAT number',
+  ch_vat: 'Swiss VAT number (UID)',
+  us_ein: 'US EIN',
+};
+
+/**
+ * The state of a tax ID's check: 'valid' or 'invalid' as VIES answered (EU VAT numbers), 'pending'
+ * while VIES could not be asked (checked again later), 'unchecked' for types no registry is asked for.
+ */
+export const TAX_ID_STATUSES = ['unchecked', 'pending', 'valid', 'invalid'] as const;
+export type TaxIdStatus = (typeof TAX_ID_STATUSES)[number];
+
+/** EU VAT number formats after the country prefix (spaces, dots and dashes removed). */
+const EU_VAT_FORMATS: Record<string, { re: RegExp; hint: string }> = {
+  AT: { re: /^U\d{8}$/, hint: 'ATU followed by 8 digits' },
+  BE: { re: /^[01]\d{9}$/, hint: 'BE followed by 10 digits starting with 0 or 1' },
+  BG: { re: /^\d{9,10}$/, hint: 'BG followed by 9 or 10 digits' },
+  CY: { re: /^\d{8}[A-Z]$/, hint: 'CY followed by 8 digits and a letter' },
+  CZ: { re: /^\d{8,10}$/, hint: 'CZ followed by 8 to 10 digits' },
+  DE: { re: /^\d{9}$/, hint: 'DE followed by 9 digits' },
+  DK: { re: /^\d{8}$/, hint: 'DK followed by 8 digits' },
+  EE: { re: /^\d{9}$/, hint: 'EE followed by 9 digits' },
+  EL: { re: /^\d{9}$/, hint: 'EL followed by 9 digits' },
+  ES: { re: /^[A-Z0-9]\d{7}[A-Z0-9]$/, hint: 'ES followed by 9 characters (a letter or digit, 7 digits, a letter or digit)' },
+  FI: { re: /^\d{8}$/, hint: 'FI followed by 8 digits' },
+  FR: { re: /^[A-HJ-NP-Z0-9]{2}\d{9}$/, hint: 'FR followed by 2 characters and 9 digits' },
+  HR: { re: /^\d{11}$/, hint: 'HR followed by 11 digits' },
+  HU: { re: /^\d{8}$/, hint: 'HU followed by 8 digits' },
+  IE: { re: /^(\d{7}[A-W][A-IW]?|\d[A-Z+*]\d{5}[A-W])$/, hint: 'IE followed by 8 or 9 characters' },
+  IT: { re: /^\d{11}$/, hint: 'IT followed by 11 digits' },
+  LT: { re: /^(\d{9}|\d{12})$/, hint: 'LT followed by 9 or 12 digits' },
+  LU: { re: /^\d{8}$/, hint: 'LU followed by 8 digits' },
+  LV: { re: /^\d{11}$/, hint: 'LV followed by 11 digits' },
+  MT: { re: /^\d{8}$/, hint: 'MT followed by 8 digits' },
+  NL: { re: /^\d{9}B\d{2}$/, hint: 'NL followed by 9 digits, B and 2 digits' },
+  PL: { re: /^\d{10}$/, hint: 'PL followed by 10 digits' },
+  PT: { re: /^\d{9}$/, hint: 'PT followed by 9 digits' },
+  RO: { re: /^\d{2,10}$/, hint: 'RO followed by 2 to 10 digits' },
+  SE: { re: /^\d{10}01$/, hint: 'SE followed by 12 digits ending in 01' },
+  SI: { re: /^\d{8}$/, hint: 'SI followed by 8 digits' },
+  SK: { re: /^\d{10}$/, hint: 'SK followed by 10 digits' },
+};
+
+/** A tax ID as people type it, reduced to its canonical form (upper case, no spaces, dots or dashes). */
+export const compactTaxId = (value: string) => value.toUpperCase().replace(/[\s.-]/g, '');
+
+/**
+ * Checks a tax ID's format for the billing address's country. Answers the canonical value, or the
+ * message to show (naming the expected format).
+ */
+export function checkTaxId(type: TaxIdType, raw: string, country: string): { value: string } | { message: string } {
+  const v = compactTaxId(raw);
+  if (type === 'eu_vat') {
+    if (!isEuCountry(country)) return { message: 'An EU VAT number needs a billing address in an EU member state.' };
+    const prefix = vatPrefixOf(country);
+    if (!v.startsWith(prefix)) {
+      return { message: `An EU VAT number for this address starts with ${prefix} (the country of the billing address).` };
+    }
+    const f = EU_VAT_FORMATS[prefix]!;
+    if (!f.re.test(v.slice(prefix.length))) return { message: `This is not a valid VAT number format: expected ${f.hint}.` };
+    return { value: v };
+  }
+  if (type === 'gb_vat') {
+    if (country !== 'GB') return { message: 'A UK VAT number needs a billing address in the United Kingdom.' };
+    if (!/^GB(\d{9}|\d{12}|GD\d{3}|HA\d{3})$/.test(v)) {
+      return { message: 'This is not a valid VAT number format: expected GB followed by 9 or 12 digits.' };
+    }
+    return { value: v };
+  }
+  if (type === 'ch_vat') {
+    if (country !== 'CH' && country !== 'LI')
+      return { message: 'A Swiss VAT number needs a billing address in Switzerland or Liechtenstein.' };
+    const m = /^CHE(\d{3})(\d{3})(\d{3})(MWST|TVA|IVA)?$/.exec(v);
+    if (!m) return { message: 'This is not a valid VAT number format: expected CHE-123.456.789 MWST.' };
+    return { value: `CHE-${m[1]}.${m[2]}.${m[3]}${m[4] ? ` ${m[4]}` : ''}` };
+  }
+  if (country !== 'US') return { message: 'A US EIN needs a billing address in the United States.' };
+  const m = /^(\d{2})(\d{7})$/.exec(v);
+  if (!m) return { message: 'This is not a valid EIN format: expected 12-3456789.' };
+  return { value: `${m[1]}-${m[2]}` };
+}
+
+const text = (label: string, max: number) =>
+  z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`);
+const optionalText = (label: string, max: number) =>
+  text(label, max)
+    .nullish()
+    .transform((v) => (v ? v : null));
+
+export const CountrySchema = z
+  .string({ error: 'Choose the country of your billing address' })
+  .trim()
+  .toUpperCase()
+  .refine((c) => COUNTRY_SET.has(c), 'Choose the country of your billing address');
+
+export const MAX_INVOICE_RECIPIENTS = 5;
+
+/** PUT /api/billing/details: the whole set of billing details (what is left out is cleared). */
+export const UpdateBillingDetailsBodySchema = z
+  .strictObject({
+    legalName: optionalText('The company name', 200),
+    country: CountrySchema,
+    line1: optionalText('Address line 1', 200),
+    line2: optionalText('Address line 2', 200),
+    postalCode: optionalText('The postal code', 20),
+    city: optionalText('The city', 100),
+    region: optionalText('The state or region', 100),
+    taxId: z
+      .strictObject({
+        type: z.enum(TAX_ID_TYPES, { error: `The tax ID type must be one of ${TAX_ID_TYPES.join(', ')}` }),
+        value: text('The tax ID', 40).min(1, 'Enter the tax ID, or remove it'),
+      })
+      .nullish()
+      .transform((v) => v ?? null),
+    recipients: z
+      .array(z.email('Each invoice recipient must be an e-mail address').max(254).toLowerCase(), {
+        error: 'Invoice recipients must be a list of e-mail addresses',
+      })
+      .max(MAX_INVOICE_RECIPIENTS, `At most ${MAX_INVOICE_RECIPIENTS} invoice recipients`)
+      .optional()
+      .transform((v) => [...new Set(v ?? [])]),
+  })
+  .superRefine((b, ctx) => {
+    if (needsRegion(b.country) && !b.region) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['region'],
+        message: 'Enter the state or region: addresses in this country need one',
+      });
+    }
+    if (b.taxId) {
+      const checked = checkTaxId(b.taxId.type, b.taxId.value, b.country);
+      if ('message' in checked) ctx.addIssue({ code: 'custom', path: ['taxId', 'value'], message: checked.message });
+    }
+  });
+export type UpdateBillingDetailsBody = z.input<typeof UpdateBillingDetailsBodySchema>;
+
+export const TaxIdSchema = z.object({
+  type: z.enum(TAX_ID_TYPES),
+  value: z.string(),
+  status: z.enum(TAX_ID_STATUSES),
+  /** When VIES last answered for it (null: never). */
+  checkedAt: z.string().nullable(),
+});
+export type TaxId = z.infer<typeof TaxIdSchema>;
+
+export const BillingDetailsSchema = z.object({
+  legalName: z.string().nullable(),
+  country: z.string(),
+  line1: z.string().nullable(),
+  line2: z.string().nullable(),
+  postalCode: z.string().nullable(),
+  city: z.string().nullable(),
+  region: z.string().nullable(),
+  taxId: TaxIdSchema.nullable(),
+  recipients: z.array(z.string()),
+  updatedAt: z.string(),
+});
+export type BillingDetails = z.infer<typeof BillingDetailsSchema>;
+/** GET and PUT /api/billing/details: null until the customer gives them. */
+export const BillingDetailsResponseSchema = z.object({ details: BillingDetailsSchema.nullable() });
+export type BillingDetailsResponse = z.infer<typeof BillingDetailsResponseSchema>;
