@@ -49,10 +49,11 @@ export function consoleSecurityOf(id: ConsoleRouteId): Array<Record<string, stri
   return [{ staffSession: [] }, { staffToken: [] }];
 }
 
-/** Success answers of routes whose schema declares none (redirects). */
+/** Success answers of routes whose schema declares none (redirects, documents that are not JSON). */
 const SUCCESS: Partial<Record<ConsoleRouteId, readonly [number, string]>> = {
   googleStart: [302, 'To the identity provider'],
   googleCallback: [302, 'To the console, signed in, or to its sign-in page with ?error='],
+  downloadInvoicePdf: [200, 'The invoice PDF (application/pdf), the same bytes the customer downloads'],
 };
 
 type Schema = Record<string, unknown> & { summary?: string; description?: string; response?: Record<string, unknown> };
