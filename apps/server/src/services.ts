@@ -19,6 +19,7 @@ import { createApiTokenService } from './modules/api-tokens/api-tokens.service';
 import { persistentSecret } from './config';
 import { secretBox, type SecretBox } from './lib/secret-box';
 import { createWebhookService } from './modules/webhooks/webhooks.service';
+import { pruneWebhookData } from './modules/webhooks/webhook-retention';
 import { createWebhookTransport, type WebhookTransport } from './modules/webhooks/webhook-transport';
 
 export type ServiceDeps = {
@@ -87,7 +88,7 @@ export function createServices(deps: ServiceDeps) {
   async function prune() {
     const before = new Date(clock.now().getTime() - config.retentionDays * 86_400_000);
     const outboxRows = await outbox.pruneDone(before);
-    return { outbox: outboxRows, ...(await webhooks.prune(before)) };
+    return { outbox: outboxRows, ...(await pruneWebhookData(db, before)) };
   }
   const retention = (() => {
     let timer: NodeJS.Timeout | undefined;

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import {
   WEBHOOK_CATALOGUE_VERSION,
   type CreateWebhookEndpointBody,
@@ -16,7 +16,6 @@ import {
   webhookAttempts,
   webhookDeliveries,
   webhookEndpoints,
-  webhookEvents,
   webhookMessages,
   webhookSequences,
 } from '../../db/schema/index';
@@ -24,6 +23,7 @@ import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import type { SecretBox } from '../../lib/secret-box';
 import type { AuditEvent } from '../audit/audit-events';
+import { escapeHtml } from '../billing/billing-documents';
 import type { OutboxService } from '../outbox/outbox.service';
 import { emissionsOf, stateOf } from './webhook-events';
 import { generateMessageId, generateWebhookSecret, webhookHeaders } from './webhook-signing';
@@ -403,41 +403,6 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     return id;
   }
 
-  // ---------- retention ----------
-
-  /**
-   * Deletes what is older than `before`: attempts of the log, settled deliveries, messages no
-   * delivery needs any more, and the payment provider's processed event ids. Answers the counts.
-   */
-  async function prune(before: Date) {
-    const attempts = await db.delete(webhookAttempts).where(lt(webhookAttempts.at, before)).returning({ id: webhookAttempts.id });
-    const deliveries = await db
-      .delete(webhookDeliveries)
-      .where(and(ne(webhookDeliveries.status, 'pending'), lt(webhookDeliveries.updatedAt, before)))
-      .returning({ id: webhookDeliveries.id });
-    const old = await db.select({ id: webhookMessages.id }).from(webhookMessages).where(lt(webhookMessages.createdAt, before));
-    let messages = 0;
-    for (let i = 0; i < old.length; i += 500) {
-      const ids = old.slice(i, i + 500).map((r) => r.id);
-      const gone = await db
-        .delete(webhookMessages)
-        .where(
-          and(
-            inArray(webhookMessages.id, ids),
-            sql`not exists (select 1 from ${webhookDeliveries} where ${webhookDeliveries.messageId} = ${webhookMessages.id})`,
-          ),
-        )
-        .returning({ id: webhookMessages.id });
-      messages += gone.length;
-    }
-    // Stripe retries an event for three days at most: an id older than the period cannot come back.
-    const providerEvents = await db
-      .delete(webhookEvents)
-      .where(and(lt(webhookEvents.receivedAt, before), sql`${webhookEvents.processedAt} is not null`))
-      .returning({ id: webhookEvents.id });
-    return { attempts: attempts.length, deliveries: deliveries.length, messages, providerEvents: providerEvents.length };
-  }
-
   /** Registers the outbox's `webhook` job: one attempt per run, the retry schedule, giving up. */
   function register() {
     deps.outbox.on('webhook', (p) => deliver(p.deliveryId), {
@@ -446,12 +411,8 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     });
   }
 
-  return { list, create, update, remove, rotateSecret, announce, deliver, giveUp, listAttempts, resend, prune, register };
+  return { list, create, update, remove, rotateSecret, announce, deliver, giveUp, listAttempts, resend, register };
 }
 export type WebhookService = ReturnType<typeof createWebhookService>;
 
 const isNullDisabled = () => sql`${staff.disabledAt} is null`;
-
-function escapeHtml(s: string) {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
