@@ -5,19 +5,12 @@ import { type Invoice, type PaymentMethod, type Subscription, formatDate } from 
 import { aSubscription } from '../../../test/fixtures';
 import { ada, renderRoutes, userState, portalConfig } from '../../../test/render';
 import { installStripeJsStandIn } from '../../../test/stripe-js-stand-in';
-import type * as StripeJs from '../stripe/stripe-js';
+import { stripeJsLoader } from '../stripe/stripe-js';
 import { BillingPage } from './billing-page';
 import { fakeFetch } from '@portal/ui/test';
 
 // Stripe.js comes from the stand-in (installed on window); a test can make its loading fail.
-const stripeLoad = vi.hoisted(() => ({ fail: false }));
-vi.mock('../stripe/stripe-js', async (importOriginal) => {
-  const real = await importOriginal<typeof StripeJs>();
-  return {
-    ...real,
-    getStripe: (key: string) => (stripeLoad.fail ? Promise.reject(new Error('blocked')) : real.getStripe(key)),
-  };
-});
+const stripeLoad = { fail: false };
 
 const config = portalConfig;
 const prices = { plan: 'Node license', currency: 'usd', monthUnitAmount: 2500, yearUnitAmount: 25000 };
@@ -368,10 +361,17 @@ describe('BillingPage', () => {
     const stripeConfig = { ...config, billingProvider: 'stripe', stripePublishableKey: 'pk_test_1' };
     const intent = { provider: 'stripe', clientSecret: 'seti_1_secret_abc', publishableKey: 'pk_test_1' };
     const saved: PaymentMethod = { ...visa, id: 'pm_new', isDefault: true };
-    beforeEach(() => installStripeJsStandIn(window));
+    beforeEach(() => {
+      installStripeJsStandIn(window);
+      const load = stripeJsLoader.get;
+      vi.spyOn(stripeJsLoader, 'get').mockImplementation((key) =>
+        stripeLoad.fail ? Promise.reject(new Error('blocked')) : load.call(stripeJsLoader, key),
+      );
+    });
     afterEach(() => {
       delete (window as { Stripe?: unknown }).Stripe;
       stripeLoad.fail = false;
+      vi.mocked(stripeJsLoader.get).mockRestore();
     });
 
     async function openDialog(answers: Answers) {

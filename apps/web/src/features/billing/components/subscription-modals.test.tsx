@@ -1,20 +1,19 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { MODAL_TITLES, TEXT, type ModalId, type Subscription } from '@portal/contract';
 import { ModalHost } from '../../../components/modal-host';
 import { createNoopSink, setAnalyticsSink } from '../../../lib/analytics';
 import { showModal } from '../../../lib/state/menu-slice';
 import { renderWithStore } from '../../../test/render';
 import { toModalProps } from '../billing-display';
-import { reloadPage } from '../reload-page';
+import { pageReload } from '../reload-page';
 import { CancelSubscriptionModal } from './cancel-subscription-modal';
 import { ChangeQuantityModal } from './change-quantity-modal';
 import { ReactivateSubscriptionModal } from './reactivate-subscription-modal';
 import { UpdateBillingPeriodModal } from './update-billing-period-modal';
 import { fakeFetch } from '@portal/ui/test';
 
-vi.mock('../reload-page', () => ({ reloadPage: vi.fn() }));
 
 const sub: Subscription = {
   stripeId: 'sub_123',
@@ -85,7 +84,10 @@ function open(id: ModalId, answers: Parameters<typeof fakeFetch>[0] = {}, subscr
 const captures = () => (window.__analytics ?? []).filter((c) => c.type === 'capture');
 
 describe('subscription modals', () => {
+  // The page's reload, replaced whatever file imported the components first (ADR 044's shared graph).
+  let reloadPage: MockInstance<() => void>;
   beforeEach(() => {
+    reloadPage = vi.spyOn(pageReload, 'reload').mockImplementation(() => {});
     vi.spyOn(console, 'debug').mockImplementation(() => {});
     setAnalyticsSink(createNoopSink());
   });
@@ -93,7 +95,6 @@ describe('subscription modals', () => {
     setAnalyticsSink(null);
     vi.unstubAllGlobals();
     vi.restoreAllMocks();
-    vi.mocked(reloadPage).mockClear();
   });
 
   describe('Update Subscription Quantity', () => {

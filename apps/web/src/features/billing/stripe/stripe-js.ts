@@ -8,19 +8,30 @@ const loaded = new Map<string, Promise<Stripe>>();
  * load is forgotten so that a retry loads again.
  */
 export function getStripe(publishableKey: string): Promise<Stripe> {
-  let promise = loaded.get(publishableKey);
-  if (!promise) {
-    promise = import('@stripe/stripe-js/pure')
-      .then(({ loadStripe }) => loadStripe(publishableKey))
-      .then((stripe) => {
-        if (!stripe) throw new Error('Stripe.js is not available in this browser.');
-        return stripe;
-      });
-    promise.catch(() => loaded.delete(publishableKey));
-    loaded.set(publishableKey, promise);
-  }
-  return promise;
+  return stripeJsLoader.get(publishableKey);
 }
+
+/**
+ * The loader behind `getStripe`, an object so that a component test makes the load fail with
+ * `vi.spyOn` (the unit tests share one module graph, ADR 044, where a file's `vi.mock` does not reach
+ * components another file imported first).
+ */
+export const stripeJsLoader = {
+  get(publishableKey: string): Promise<Stripe> {
+    let promise = loaded.get(publishableKey);
+    if (!promise) {
+      promise = import('@stripe/stripe-js/pure')
+        .then(({ loadStripe }) => loadStripe(publishableKey))
+        .then((stripe) => {
+          if (!stripe) throw new Error('Stripe.js is not available in this browser.');
+          return stripe;
+        });
+      promise.catch(() => loaded.delete(publishableKey));
+      loaded.set(publishableKey, promise);
+    }
+    return promise;
+  },
+};
 
 /** The message shown when Stripe's script cannot be loaded (offline, blocked by an extension...). */
 export const STRIPE_UNAVAILABLE =
