@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { intervalLabel as formatInterval } from './display';
-import { formatBytes, formatDate, formatDateTime, formatMoney, formatRelative, localizeDates } from './format';
+import {
+  formatBytes,
+  formatDate,
+  formatDateTime,
+  formatDocumentDate,
+  formatMoney,
+  formatRelative,
+  localizeDates,
+} from './format';
 
 describe('format', () => {
   it('formats dates in the given locale', () => expect(formatDate('2025-03-04T10:00:00Z', 'en-US')).toBe('Mar 4, 2025'));
@@ -23,6 +31,12 @@ describe('format', () => {
     expect(formatDate(new Date('2026-12-24T12:00:00Z'), 'en-GB')).toBe('24 Dec 2026');
     expect(formatDate('2026-12-24T12:00:00Z', 'de-DE')).toBe('24.12.2026');
     expect(formatDateTime('2026-12-24T12:00:00Z', 'en-US')).toMatch(/^Dec 24, 2026/);
+  });
+  it("writes a document's date as the UTC day with the month spelled out, which the pages read back", () => {
+    // Late on the 24th in New York is already the 25th in UTC: a document says the UTC day.
+    expect(formatDocumentDate('2026-12-25T03:00:00Z')).toBe('December 25, 2026');
+    expect(formatDocumentDate(new Date('2026-12-24T23:59:59Z'))).toBe('December 24, 2026');
+    expect(localizeDates(`ends on ${formatDocumentDate('2026-12-24T12:00:00Z')}`, 'en-GB')).toBe('ends on 24 Dec 2026');
   });
   it('rewrites the dates inside a server-written sentence in that same style', () => {
     expect(localizeDates('Issued license ABCD for 3 nodes, valid until 2026-12-24', 'en-US')).toBe(

@@ -63,6 +63,19 @@ export function localizeDates(text: string, locale?: string): string {
   });
 }
 
+/** The locale of documents and e-mails (invoices, credit notes, receipts, the activity log's summaries). */
+export const DOCUMENT_LOCALE = 'en-US';
+
+/**
+ * A calendar day in UTC with the month spelled out ('December 24, 2026'): the date of documents and
+ * e-mails, read away from any page and its reader's time zone, and kept as written. `localizeDates`
+ * turns it into formatDate's style when a page shows such a text.
+ */
+export function formatDocumentDate(iso: string | Date, locale: string = DOCUMENT_LOCALE): string {
+  const d = typeof iso === 'string' ? new Date(iso) : iso;
+  return formatter(Intl.DateTimeFormat, locale, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }).format(d);
+}
+
 export function formatDateTime(iso: string | Date, locale?: string): string {
   const d = typeof iso === 'string' ? new Date(iso) : iso;
   return formatter(Intl.DateTimeFormat, locale, { dateStyle: 'medium', timeStyle: 'short' }).format(d);

@@ -1,15 +1,13 @@
+import { DOCUMENT_LOCALE, formatDocumentDate, formatMoney as formatMoneyIn } from '@portal/contract';
 import type { PrintableInvoice } from '../../providers/billing/gateway';
 import { percentLabel } from './tax/tax-engine';
 
-/** Money in minor units for people: Intl.NumberFormat knows each currency's decimals (JPY has none). */
-export function formatMoney(amountMinor: number, currency: string, locale = 'en-US'): string {
-  const fmt = new Intl.NumberFormat(locale, { style: 'currency', currency: currency.toUpperCase() });
-  const digits = fmt.resolvedOptions().maximumFractionDigits ?? 2;
-  return fmt.format(amountMinor / 10 ** digits);
-}
+/** Money in a document or an e-mail: the contract's one money format, in the documents' locale. */
+export const formatMoney = (amountMinor: number, currency: string): string =>
+  formatMoneyIn(amountMinor, currency, DOCUMENT_LOCALE);
 
-const dateFmt = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
-export const formatDate = (d: Date) => dateFmt.format(d);
+/** A date in a document or an e-mail ('December 24, 2026', the UTC day). */
+export const formatDate = (d: Date | string): string => formatDocumentDate(d);
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
