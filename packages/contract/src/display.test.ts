@@ -13,6 +13,7 @@ import {
 } from './display';
 import { cardBrand, cardBrandLabel } from './cards';
 import { FREE_MAIL_DOMAINS } from './constants';
+import { LICENSE_STATUS_BADGE, nodeHealth } from './status-display';
 
 describe('displayName', () => {
   it('joins first and last name', () => expect(displayName({ fname: 'Ada', lname: 'Lovelace' })).toBe('Ada Lovelace'));
@@ -77,4 +78,21 @@ describe('billing display rules', () => {
     expect(plural(0, 'entry', 'entries')).toBe('0 entries');
   });
   it('has a day of 24 hours', () => expect(DAY_MS).toBe(24 * HOUR_MS));
+});
+
+describe('node health', () => {
+  const now = new Date('2026-06-10T12:00:00Z');
+  const recent = { lastSeenAt: '2026-06-10T11:00:00Z' };
+  const old = { lastSeenAt: '2026-06-01T11:00:00Z' };
+  it('is healthy or stale by its last validation while its license is active', () => {
+    expect(nodeHealth(recent, 'active', now)).toEqual({ label: 'Healthy', tone: 'positive' });
+    expect(nodeHealth(old, 'active', now)).toEqual({ label: 'Stale', tone: 'warning' });
+  });
+  it('is never healthy on a suspended or expired license, however recently it asked', () => {
+    expect(nodeHealth(recent, 'suspended', now)).toEqual({ label: 'License suspended', tone: 'critical' });
+    expect(nodeHealth(recent, 'expired', now)).toEqual({ label: 'License expired', tone: 'critical' });
+  });
+  it('gives a suspended license an alarm colour, not the grey of what ended', () => {
+    expect(LICENSE_STATUS_BADGE.suspended.color).toBe('red');
+  });
 });

@@ -187,5 +187,7 @@ export const LicenseSummarySchema = z.object({
   maxNodes: z.number().int(),
   atLimit: z.array(z.string()),
   expiringSoon: z.array(z.object({ key: z.string(), expiresAt: z.string() })),
+  /** The keys of the user's suspended licenses (staff stopped them: they validate no machine). */
+  suspended: z.array(z.string()),
 });
 export type LicenseSummary = z.infer<typeof LicenseSummarySchema>;

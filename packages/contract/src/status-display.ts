@@ -106,11 +106,14 @@ export function cardExpired(expMonth: number, expYear: number, now: Date = new D
   return expYear * 12 + expMonth - 1 < now.getFullYear() * 12 + now.getMonth();
 }
 
-/** License status badges by meaning: green active, red expired, grey suspended (inactive). */
+/**
+ * License status badges by meaning: green active, red expired, and red suspended too: a suspended
+ * license validates no machine, an alarm for its owner, not the grey of what simply ended.
+ */
 export const LICENSE_STATUS_BADGE: Record<License['status'], { label: string; color: string }> = {
   active: { label: 'Active', color: 'green' },
   expired: { label: 'Expired', color: 'red' },
-  suspended: { label: 'Suspended', color: 'gray' },
+  suspended: { label: 'Suspended', color: 'red' },
 };
 
 export type ExpiryLevel = 'expired' | 'soon' | 'later';
@@ -126,4 +129,18 @@ export function expiryLevel(license: Pick<License, 'expiresAt' | 'status'>, now:
 /** A node not seen for more than NODE_STALE_AFTER_HOURS hours. */
 export function isStale(node: Pick<LicenseNode, 'lastSeenAt'>, now: Date = new Date()): boolean {
   return now.getTime() - new Date(node.lastSeenAt).getTime() > NODE_STALE_AFTER_HOURS * HOUR_MS;
+}
+
+/**
+ * A node's health badge: its license decides first (a node of a suspended or expired license fails
+ * every validation, however recently it asked), then its last validation (stale or healthy).
+ */
+export function nodeHealth(
+  node: Pick<LicenseNode, 'lastSeenAt'>,
+  licenseStatus: License['status'] | undefined,
+  now: Date = new Date(),
+): { label: string; tone: StatusTone } {
+  if (licenseStatus === 'suspended') return { label: 'License suspended', tone: 'critical' };
+  if (licenseStatus === 'expired') return { label: 'License expired', tone: 'critical' };
+  return isStale(node, now) ? { label: 'Stale', tone: 'warning' } : { label: 'Healthy', tone: 'positive' };
 }

@@ -246,6 +246,7 @@ describe('summaryForUser and exportForUser', () => {
       maxNodes: 5,
       atLimit: [full.key],
       expiringSoon: [{ key: soon.key, expiresAt: soonExpiry.toISOString() }],
+      suspended: [revoked.key],
     });
 
     const exported = await svc.exportForUser(owner);
@@ -262,7 +263,14 @@ describe('summaryForUser and exportForUser', () => {
   it('answers zeros for a user without licenses', async () => {
     await t.signIn('empty@example.com');
     const owner = (await t.db.select().from(users).where(eq(users.email, 'empty@example.com')))[0]!.id;
-    expect(await svc.summaryForUser(owner)).toEqual({ licenses: 0, activeNodes: 0, maxNodes: 0, atLimit: [], expiringSoon: [] });
+    expect(await svc.summaryForUser(owner)).toEqual({
+      licenses: 0,
+      activeNodes: 0,
+      maxNodes: 0,
+      atLimit: [],
+      expiringSoon: [],
+      suspended: [],
+    });
     expect(await svc.exportForUser(owner)).toEqual([]);
   });
 });

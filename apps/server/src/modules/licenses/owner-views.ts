@@ -51,7 +51,8 @@ export function createOwnerViews(deps: { db: Db; clock: Clock; lastSeen: LastSee
 
   /**
    * The dashboard's figures. `licenses` counts every license the user owns; nodes, limits,
-   * `atLimit` and `expiringSoon` (within LICENSE_EXPIRING_SOON_DAYS) cover usable licenses only.
+   * `atLimit` and `expiringSoon` (within LICENSE_EXPIRING_SOON_DAYS) cover usable licenses only;
+   * `suspended` names the licenses staff suspended.
    */
   async function summaryForUser(userId: string): Promise<LicenseSummary> {
     const now = clock.now();
@@ -67,6 +68,7 @@ export function createOwnerViews(deps: { db: Db; clock: Clock; lastSeen: LastSee
         .filter((l) => l.expiresAt.getTime() <= soon)
         .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime())
         .map((l) => ({ key: l.key, expiresAt: l.expiresAt.toISOString() })),
+      suspended: rows.filter((l) => statusOf(l, now) === 'suspended').map((l) => l.key),
     };
   }
 

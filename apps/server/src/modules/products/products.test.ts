@@ -136,6 +136,7 @@ describe('GET /api/products/licenses', () => {
       maxNodes: 6,
       atLimit: [issued.full.key],
       expiringSoon: [{ key: issued.soon.key, expiresAt: new Date(now.getTime() + 3 * DAY).toISOString() }],
+      suspended: [],
     });
   });
 });

@@ -59,7 +59,7 @@ describe('DashboardPage (composed)', () => {
       },
       'GET /api/products/licenses': {
         status: 200,
-        body: { licenses: 1, activeNodes: 0, maxNodes: 2, atLimit: [], expiringSoon: [] },
+        body: { licenses: 1, activeNodes: 0, maxNodes: 2, atLimit: [], expiringSoon: [], suspended: [] },
       },
     });
     vi.stubGlobal('fetch', fetch.fn);

@@ -36,6 +36,7 @@ const summary = (over: Partial<LicenseSummary> = {}): LicenseSummary => ({
   maxNodes: 3,
   atLimit: [],
   expiringSoon: [],
+  suspended: [],
   ...over,
 });
 
@@ -151,6 +152,33 @@ describe('dashboardWarnings', () => {
   });
 });
 
+describe('a suspended license', () => {
+  it('comes first, in red, and leads to support', () => {
+    const warnings = dashboardWarnings({
+      subscriptions: [sub()],
+      methods: [],
+      summary: summary({ maxNodes: 0, activeNodes: 0, suspended: ['SUSPX-AAAAA-BBBBB-CCCCC-DDDDD'] }),
+      now,
+    });
+    expect(warnings[0]).toMatchObject({
+      id: 'suspended',
+      level: 'red',
+      title: 'A license is suspended',
+      action: { label: 'Contact support', to: '/app/support' },
+    });
+    expect(warnings[0]!.message).toContain('License SUSPX-AAAAA-BBBBB-CCCCC-DDDDD was suspended by the vendor');
+  });
+  it('counts several', () => {
+    const [first] = dashboardWarnings({
+      subscriptions: [],
+      methods: [],
+      summary: summary({ suspended: ['A', 'B'] }),
+      now,
+    });
+    expect(first).toMatchObject({ id: 'suspended', title: '2 licenses are suspended' });
+  });
+});
+
 describe('nextSteps', () => {
   it('starts a new customer at buying a subscription', () => {
     expect(nextSteps({ subscriptions: [], summary: summary({ licenses: 0, maxNodes: 0, activeNodes: 0 }), now })).toEqual([
@@ -166,6 +194,16 @@ describe('nextSteps', () => {
       done: true,
     });
     expect(nextSteps({ subscriptions: [sub()], summary: summary({ activeNodes: 1 }), now })).toBeNull();
+  });
+
+  it('gives way to the suspension warning: a customer whose license staff suspended needs support, not a first step', () => {
+    expect(
+      nextSteps({
+        subscriptions: [sub()],
+        summary: summary({ activeNodes: 0, maxNodes: 0, suspended: ['SUSPX-AAAAA-BBBBB-CCCCC-DDDDD'] }),
+        now,
+      }),
+    ).toBeNull();
   });
 
   it('waits for the figures', () => {

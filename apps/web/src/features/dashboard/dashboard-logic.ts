@@ -75,7 +75,7 @@ export interface WarningInput {
 
 /**
  * What needs the customer's attention, most urgent first (a failing payment is told by the banner
- * above every signed-in page, not a second time here): a card that expires
+ * above every signed-in page, not a second time here): a suspended license; a card that expires
  * before a renewal (or no card at all); a license at its node limit; a cancelled subscription
  * about to end; a license without a subscription about to expire; a renewal within a week.
  */
@@ -84,6 +84,29 @@ export function dashboardWarnings({ subscriptions, methods, summary, now }: Warn
   const current = currentSubscriptions(subscriptions, now);
   const renewing = current.filter((s) => !s.cancelAtPeriodEnd);
   const billing = PAGES.billing.path;
+
+  if (summary && summary.suspended.length > 0) {
+    const [key] = summary.suspended;
+    const contact = { label: 'Contact support', to: PAGES.support.path };
+    out.push(
+      summary.suspended.length === 1
+        ? {
+            id: 'suspended',
+            level: 'red',
+            title: 'A license is suspended',
+            message: `License ${key} was suspended by the vendor: its machines no longer validate, and no other machine can be activated on it. Contact support to learn why and to have it resumed.`,
+            action: contact,
+          }
+        : {
+            id: 'suspended',
+            level: 'red',
+            title: `${summary.suspended.length} licenses are suspended`,
+            message:
+              'The vendor suspended these licenses: their machines no longer validate, and no other machine can be activated on them. Contact support to learn why and to have them resumed.',
+            action: contact,
+          },
+    );
+  }
 
   if (methods && renewing.length > 0) {
     const card = chargedCard(methods);
@@ -181,7 +204,8 @@ export interface NextStep {
 
 /**
  * The way in for a new customer: buy a subscription, download the ISO, activate a node. Null once
- * a node is active (the customer is set up), and while the figures are unknown.
+ * a node is active (the customer is set up), while a license is suspended (support, not a first
+ * step, is what the customer needs then), and while the figures are unknown.
  */
 export function nextSteps(input: {
   subscriptions: Subscription[] | undefined;
@@ -190,7 +214,7 @@ export function nextSteps(input: {
 }): NextStep[] | null {
   const { subscriptions, summary, now } = input;
   if (!subscriptions || !summary) return null;
-  if (summary.activeNodes > 0) return null;
+  if (summary.activeNodes > 0 || summary.suspended.length > 0) return null;
   const subscribed = subscriptions.some((s) => isCurrent(s, now)) || summary.maxNodes > 0;
   return [
     { id: 'subscribe', done: subscribed },

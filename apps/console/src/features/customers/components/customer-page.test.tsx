@@ -43,6 +43,19 @@ describe('CustomerPage', () => {
     expect(screen.getByText('Visa •••• 4242')).toBeInTheDocument();
   });
 
+  it("marks the nodes of a suspended license by their license's state, not as healthy", async () => {
+    const customer = aCustomer();
+    renderCustomer('support', {
+      [PAGE]: {
+        status: 200,
+        body: { ...customer, licenses: customer.licenses.map((l) => ({ ...l, status: 'suspended' as const })) },
+      },
+    });
+    const nodes = await screen.findByRole('region', { name: 'Nodes' });
+    expect(within(nodes).getByText('License suspended')).toBeInTheDocument();
+    expect(within(nodes).queryByText('Healthy')).toBeNull();
+  });
+
   it('offers each role only what it may do', async () => {
     renderCustomer('support');
     await screen.findByRole('heading', { level: 1, name: 'Ada Lovelace' });

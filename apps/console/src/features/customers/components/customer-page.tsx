@@ -58,7 +58,7 @@ export default function CustomerPage() {
           <Stack gap="lg">
             <SubscriptionsSection subscriptions={data.subscriptions} onAction={act} />
             <LicensesSection licenses={data.licenses} onAction={act} />
-            <NodesSection nodes={data.nodes} onAction={act} />
+            <NodesSection nodes={data.nodes} licenses={data.licenses} onAction={act} />
             <ActivitySection activity={data.activity} staffActions={data.staffActions} />
           </Stack>
         </Grid.Col>

@@ -1,16 +1,36 @@
 import { Group, Table, Text, Tooltip } from '@mantine/core';
 import { IconPlugConnectedX, IconServer } from '@tabler/icons-react';
-import { NODE_STALE_AFTER_HOURS, type ConsoleNode, isStale, formatDate, formatDateTime, formatRelative } from '@portal/contract';
+import {
+  NODE_STALE_AFTER_HOURS,
+  type ConsoleLicense,
+  type ConsoleNode,
+  nodeHealth,
+  formatDate,
+  formatDateTime,
+  formatRelative,
+} from '@portal/contract';
 import { RowMenu } from '../../../components/row-menu';
 import { useMay } from '../../../lib/permissions';
 import type { PendingAction } from '../actions/action-dialog';
 import { CustomerSection, SectionTable } from './customer-section';
 import { StatusBadge, CopyIcon } from '@portal/ui';
 
-/** Every activated node of the customer's licenses: which machine, since when, last seen, healthy or not. */
-export function NodesSection({ nodes, onAction }: { nodes: ConsoleNode[]; onAction: (a: PendingAction) => void }) {
+/**
+ * Every activated node of the customer's licenses: which machine, since when, last seen, and its
+ * health (its license's state first: a node of a suspended license is not healthy, however recent).
+ */
+export function NodesSection({
+  nodes,
+  licenses,
+  onAction,
+}: {
+  nodes: ConsoleNode[];
+  licenses: Pick<ConsoleLicense, 'licenseKey' | 'status'>[];
+  onAction: (a: PendingAction) => void;
+}) {
   const mayRelease = useMay('releaseNode');
   const now = new Date();
+  const statusOf = new Map(licenses.map((l) => [l.licenseKey, l.status]));
   return (
     <CustomerSection
       id="nodes"
@@ -23,7 +43,7 @@ export function NodesSection({ nodes, onAction }: { nodes: ConsoleNode[]; onActi
     >
       <SectionTable headers={['Hostname', 'Fingerprint', 'License', 'Activated', 'Last seen']} minWidth={840}>
         {nodes.map((n) => {
-          const stale = isStale(n, now);
+          const health = nodeHealth(n, statusOf.get(n.licenseKey), now);
           const name = n.hostname ?? n.fingerprint;
           return (
             <Table.Tr key={n.id}>
@@ -58,8 +78,8 @@ export function NodesSection({ nodes, onAction }: { nodes: ConsoleNode[]; onActi
                       {formatRelative(n.lastSeenAt, now)}
                     </Text>
                   </Tooltip>
-                  <StatusBadge tone={stale ? 'warning' : 'positive'} size="sm">
-                    {stale ? 'Stale' : 'Healthy'}
+                  <StatusBadge tone={health.tone} size="sm">
+                    {health.label}
                   </StatusBadge>
                 </Group>
               </Table.Td>

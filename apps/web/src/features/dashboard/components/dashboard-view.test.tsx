@@ -52,7 +52,7 @@ const subscription: Subscription = aSubscription({
   licenseKey: 'AAAAA-BBBBB-CCCCC-DDDDD-EEEEE',
 });
 const visa: PaymentMethod = { id: 'pm_1', brand: 'visa', last4: '4242', expMonth: 12, expYear: 2099, isDefault: true };
-const empty: LicenseSummary = { licenses: 0, activeNodes: 0, maxNodes: 0, atLimit: [], expiringSoon: [] };
+const empty: LicenseSummary = { licenses: 0, activeNodes: 0, maxNodes: 0, atLimit: [], expiringSoon: [], suspended: [] };
 
 function renderView(
   props: Partial<DashboardViewProps>,
@@ -102,7 +102,14 @@ describe('DashboardView', () => {
       { subscriptions: ok([subscription]), paymentMethods: ok([visa]), support: ok(standard) },
       {
         status: 200,
-        body: { licenses: 1, activeNodes: 3, maxNodes: 3, atLimit: ['AAAAA-BBBBB-CCCCC-DDDDD-EEEEE'], expiringSoon: [] },
+        body: {
+          licenses: 1,
+          activeNodes: 3,
+          maxNodes: 3,
+          atLimit: ['AAAAA-BBBBB-CCCCC-DDDDD-EEEEE'],
+          expiringSoon: [],
+          suspended: [],
+        },
       },
     );
     const licenses = await screen.findByRole('region', { name: 'Licenses' });
@@ -167,7 +174,7 @@ describe('DashboardView', () => {
   it('offers the activation step once subscribed, and leads with the renewal date', async () => {
     renderView(
       { subscriptions: ok([subscription]), paymentMethods: ok([visa]), support: ok(standard) },
-      { status: 200, body: { licenses: 1, activeNodes: 0, maxNodes: 3, atLimit: [], expiringSoon: [] } },
+      { status: 200, body: { licenses: 1, activeNodes: 0, maxNodes: 3, atLimit: [], expiringSoon: [], suspended: [] } },
     );
     const steps = await screen.findByRole('region', { name: 'Get started' });
     expect(within(steps).getByRole('link', { name: 'Activate a node' })).toHaveAttribute('href', '/app/licenses');
@@ -182,7 +189,7 @@ describe('DashboardView', () => {
   it('colours node usage by the same rule as the Licenses page: 2 of 3 is normal use, a full license a warning', async () => {
     const view = renderView(
       { subscriptions: ok([subscription]), paymentMethods: ok([visa]) },
-      { status: 200, body: { licenses: 1, activeNodes: 2, maxNodes: 3, atLimit: [], expiringSoon: [] } },
+      { status: 200, body: { licenses: 1, activeNodes: 2, maxNodes: 3, atLimit: [], expiringSoon: [], suspended: [] } },
     );
     const licenses = await screen.findByRole('region', { name: 'Licenses' });
     expect(await within(licenses).findByText('2 of 3')).toBeInTheDocument();
@@ -193,11 +200,36 @@ describe('DashboardView', () => {
 
     renderView(
       { subscriptions: ok([subscription]), paymentMethods: ok([visa]) },
-      { status: 200, body: { licenses: 1, activeNodes: 3, maxNodes: 3, atLimit: [], expiringSoon: [] } },
+      { status: 200, body: { licenses: 1, activeNodes: 3, maxNodes: 3, atLimit: [], expiringSoon: [], suspended: [] } },
     );
     const full = await screen.findByRole('region', { name: 'Licenses' });
     expect(await within(full).findByText('3 of 3')).toBeInTheDocument();
     expect(full.querySelector('.mantine-Progress-section')!.getAttribute('style')).toContain('yellow');
+  });
+
+  it('says a license is suspended and whom to ask, instead of "0 of 0", a full bar and the first steps', async () => {
+    renderView(
+      { subscriptions: ok([subscription]), paymentMethods: ok([visa]) },
+      {
+        status: 200,
+        body: {
+          licenses: 1,
+          activeNodes: 0,
+          maxNodes: 0,
+          atLimit: [],
+          expiringSoon: [],
+          suspended: ['SUSPX-AAAAA-BBBBB-CCCCC-DDDDD'],
+        },
+      },
+    );
+    const licenses = await screen.findByRole('region', { name: 'Licenses' });
+    expect(await within(licenses).findByText('License suspended')).toBeInTheDocument();
+    expect(within(licenses).getByRole('link', { name: 'Contact support' })).toHaveAttribute('href', '/app/support');
+    expect(within(licenses).queryByText('0 of 0')).toBeNull();
+    expect(within(licenses).queryByRole('progressbar')).toBeNull();
+    const attention = await screen.findByRole('region', { name: 'Needs your attention' });
+    expect(within(attention).getByText('A license is suspended')).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Get started' })).toBeNull();
   });
 
   it('says when no release is available yet', async () => {

@@ -43,12 +43,32 @@ export function LicensesCard({ summary }: { summary: Loadable<LicenseSummary> })
                 A license key is issued when you buy a subscription.
               </Text>
             </Stack>
+          ) : data.maxNodes === 0 ? (
+            <NoUsableLicense suspended={data.suspended.length} />
           ) : (
             <NodesInUse active={data.activeNodes} max={data.maxNodes} />
           )
         }
       </LoadableBody>
     </DashboardCard>
+  );
+}
+
+/** No license validates now: no '0 of 0' and no bar, but why, and whom to ask when staff suspended one. */
+function NoUsableLicense({ suspended }: { suspended: number }) {
+  return (
+    <Stack gap={4}>
+      <Text fw={600}>{suspended > 0 ? (suspended === 1 ? 'License suspended' : 'Licenses suspended') : 'No valid license'}</Text>
+      <Text size="sm" c="dimmed">
+        {suspended > 0 ? (
+          <>
+            No machine validates until the vendor resumes it. <Link to={PAGES.support.path}>Contact support</Link>
+          </>
+        ) : (
+          'No license is valid at the moment: it expired or its subscription ended.'
+        )}
+      </Text>
+    </Stack>
   );
 }
 
@@ -59,7 +79,7 @@ function NodesInUse({ active, max }: { active: number; max: number }) {
     <Stack gap="sm">
       <Figure label="Nodes in use" value={`${active} of ${max}`} />
       <Progress
-        value={max > 0 ? Math.min(100, (active / max) * 100) : 100}
+        value={Math.min(100, (active / max) * 100)}
         color={USAGE_COLOR[level]}
         size="md"
         radius="xl"
@@ -70,11 +90,7 @@ function NodesInUse({ active, max }: { active: number; max: number }) {
         c={level === 'full' ? 'var(--mantine-color-yellow-text)' : 'dimmed'}
         fw={level === 'full' ? 500 : undefined}
       >
-        {max === 0
-          ? 'No license is valid at the moment.'
-          : level === 'full'
-            ? 'At the limit: no node is free.'
-            : `${plural(free, 'node')} free`}
+        {level === 'full' ? 'At the limit: no node is free.' : `${plural(free, 'node')} free`}
       </Text>
     </Stack>
   );

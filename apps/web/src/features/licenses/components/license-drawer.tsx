@@ -43,7 +43,7 @@ function InactiveNotice({ license }: { license: License }) {
     );
   }
   return (
-    <Alert variant="light" color="gray" icon={<IconAlertCircle size={18} />} title="This license is suspended">
+    <Alert variant="light" color="red" icon={<IconAlertCircle size={18} />} title="This license is suspended">
       Its nodes fail validation and no node can be activated. If you think this is a mistake,{' '}
       <Anchor component={Link} to={PAGES.support.path} inherit>
         contact support
