@@ -95,7 +95,13 @@ export function createCustomerPage(deps: CustomerPageDeps) {
         expYear: c.expYear,
         isDefault: c.isDefault,
       })),
-      activity: activity.items.map((a) => ({ ...a, byStaff: a.summary.endsWith(BY_STAFF) })),
+      // The console shows staff's part as a badge; the customer's own wording, "(by the vendor's
+      // staff)", is not said a second time beside it.
+      activity: activity.items.map((a) =>
+        a.summary.endsWith(BY_STAFF)
+          ? { ...a, summary: a.summary.slice(0, -BY_STAFF.length), byStaff: true }
+          : { ...a, byStaff: false },
+      ),
       signIns: sessions.slice(0, RECENT).map((s) => ({
         method: s.method,
         createdAt: s.createdAt.toISOString(),
