@@ -144,6 +144,8 @@ export const StaffAuditEntrySchema = z.object({
   action: z.string(),
   reason: z.string(),
   userId: z.string().nullable(),
+  /** The customer the action was about, while their account exists; `name` null when they gave none. */
+  customer: z.object({ email: z.string(), name: z.string().nullable() }).nullable(),
   subject: z.string().nullable(),
   data: z.record(z.string(), z.unknown()),
 });

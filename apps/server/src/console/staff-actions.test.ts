@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../db/schema/index';
 import { buildConsoleTestApp, type ConsoleTestApp } from '../../test/console-helpers';
 import { consoleFixtures, idOf, type ConsoleFixtures } from '../../test/console/fixtures';
 import { wellFormedKey } from '../../test/fuzz/arbitraries';
@@ -27,7 +29,15 @@ async function customerActivity(cookie: string): Promise<string[]> {
   const res = await t.app.inject({ method: 'GET', url: '/api/users/activity?size=100', headers: { cookie } });
   return (res.json().items as Array<{ summary: string }>).map((i) => i.summary);
 }
-async function staffAudit(): Promise<Array<{ action: string; reason: string; staffEmail: string; subject: string }>> {
+async function staffAudit(): Promise<
+  Array<{
+    action: string;
+    reason: string;
+    staffEmail: string;
+    subject: string;
+    customer: { email: string; name: string | null } | null;
+  }>
+> {
   return (await t.consoleApp.inject({ method: 'GET', url: '/api/console/audit?size=100', headers: { cookie: owner } })).json()
     .items;
 }
@@ -54,6 +64,20 @@ describe('license and node actions', () => {
       reason: 'Chargeback opened',
       subject: key,
     });
+  });
+
+  it("names the customer of each audit entry as their page does (name, else e-mail), and none for staff's own management", async () => {
+    const key = await fx.license();
+    await t.db.update(users).set({ fname: 'Ada', lname: 'Lovelace' }).where(eq(users.id, fx.userId));
+    expect((await act(`/api/console/licenses/${key}/suspend`, why('Named in the log'))).statusCode).toBe(200);
+    const audit = await staffAudit();
+    expect(audit.find((e) => e.reason === 'Named in the log')?.customer).toEqual({ email: fx.a.email, name: 'Ada Lovelace' });
+    await t.db.update(users).set({ fname: '', lname: '' }).where(eq(users.id, fx.userId));
+    expect((await staffAudit()).find((e) => e.reason === 'Named in the log')?.customer).toEqual({
+      email: fx.a.email,
+      name: null,
+    });
+    expect(audit.filter((e) => e.action === 'staff_added').every((e) => e.customer === null)).toBe(true);
   });
 
   it('extends a license by N days from its expiry', async () => {

@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { StaffRole } from '@portal/contract';
 import type { Tx } from '../db/client';
-import { staff, staffAudit, staffLoginLinks, staffSessions, type loginLinks } from '../db/schema/index';
+import { staff, staffAudit, staffLoginLinks, staffSessions, users, type loginLinks } from '../db/schema/index';
 import { linksRepositoryFor } from '../modules/auth/auth.repository';
 
 export type StaffRow = typeof staff.$inferSelect;
@@ -118,8 +118,13 @@ export const staffRepository = {
     const where = opts.userId ? eq(staffAudit.userId, opts.userId) : undefined;
     const [rows, [total]] = await Promise.all([
       db
-        .select()
+        .select({
+          ...getTableColumns(staffAudit),
+          // The customer the action was about, named as the console names them elsewhere.
+          customer: { email: users.email, fname: users.fname, lname: users.lname },
+        })
         .from(staffAudit)
+        .leftJoin(users, eq(users.id, staffAudit.userId))
         .where(where)
         .orderBy(desc(staffAudit.at), desc(staffAudit.id))
         .limit(opts.limit)

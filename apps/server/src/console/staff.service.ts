@@ -1,4 +1,4 @@
-import type { StaffMember, StaffRole } from '@portal/contract';
+import { displayName, NO_NAME, type StaffMember, type StaffRole } from '@portal/contract';
 import type { Db, Tx } from '../db/client';
 import type { Clock } from '../lib/clock';
 import { AppError } from '../lib/errors';
@@ -126,7 +126,7 @@ export function createStaffService(deps: { db: Db; clock: Clock }) {
       await repo.insert(tx, email, 'owner', clock.now());
       await record(tx, CLI_ACTOR, {
         action: 'staff_added',
-        reason: 'CONSOLE_BOOTSTRAP_EMAIL',
+        reason: 'The first owner of a fresh install, named by CONSOLE_BOOTSTRAP_EMAIL',
         subject: email,
         data: { role: 'owner' },
       });
@@ -158,6 +158,9 @@ export const toAuditEntry = (r: Awaited<ReturnType<typeof repo.listAudit>>['rows
   action: r.action,
   reason: r.reason,
   userId: r.userId,
+  customer: r.customer
+    ? { email: r.customer.email, name: displayName(r.customer) === NO_NAME ? null : displayName(r.customer) }
+    : null,
   subject: r.subject,
   data: r.data,
 });

@@ -37,15 +37,18 @@ const COLUMNS: ReadonlyArray<Column<StaffAuditEntry>> = [
   {
     key: 'customer',
     header: 'Customer',
+    // Named as on their page; the whole e-mail on hover. An action about no customer has none.
     cell: (r) =>
       r.userId ? (
-        <CustomerLink userId={r.userId}>Open customer</CustomerLink>
+        <span title={r.customer?.email}>
+          <CustomerLink userId={r.userId}>{r.customer ? (r.customer.name ?? r.customer.email) : null}</CustomerLink>
+        </span>
       ) : (
         <Text span size="sm" c="dimmed">
           —
         </Text>
       ),
-    skeleton: 90,
+    skeleton: 120,
   },
   {
     key: 'reason',
