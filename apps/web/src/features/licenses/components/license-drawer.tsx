@@ -4,6 +4,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertCircle, IconFileDownload, IconPlus, IconShieldCheck } from '@tabler/icons-react';
 import { type License, formatDate } from '@portal/contract';
 import { Link } from 'react-router';
+import { useOverlayAbove } from '../../../components/overlay-above';
 import { track } from '../../../lib/analytics';
 import { PAGES } from '../../../lib/pages';
 import { useDownloadLicenseFileMutation } from '../api';
@@ -141,10 +142,13 @@ export interface LicenseDrawerProps {
 export function LicenseDrawer({ license, opened, onClose, compact }: LicenseDrawerProps) {
   // The nodes table needs about 60 rem; narrower windows (tablets) list the nodes as cards.
   const cramped = useMediaQuery(CRAMPED_QUERY, false, { getInitialValueInEffect: false });
+  // Escape on the 'Release this node?' confirmation closes it, not the drawer beneath as well.
+  const { above, OverlayAboveProvider } = useOverlayAbove();
   return (
     <Drawer
       opened={opened && license !== null}
       onClose={onClose}
+      closeOnEscape={!above}
       position="right"
       // Roomy on a desktop: the nodes table fits without scrolling sideways (1,040 px, or the
       // window less a margin that keeps the page in sight); the whole width on a phone.
@@ -155,9 +159,11 @@ export function LicenseDrawer({ license, opened, onClose, compact }: LicenseDraw
       styles={{ title: { fontWeight: 650, fontSize: 'var(--mantine-font-size-lg)' } }}
       overlayProps={{ backgroundOpacity: 0.35, blur: 2 }}
     >
-      {license ? (
-        <LicenseDetail key={license.licenseKey} license={license} compact={compact} nodesAsCards={compact || cramped} />
-      ) : null}
+      <OverlayAboveProvider>
+        {license ? (
+          <LicenseDetail key={license.licenseKey} license={license} compact={compact} nodesAsCards={compact || cramped} />
+        ) : null}
+      </OverlayAboveProvider>
     </Drawer>
   );
 }

@@ -368,6 +368,20 @@ describe('a license opened', () => {
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Release this node?' })).not.toBeInTheDocument());
   });
 
+  it('closes only the confirmation on Escape, leaving the license drawer open beneath', async () => {
+    renderPage({ ...base });
+    const drawer = await openLicense();
+    await within(drawer).findByRole('table', { name: 'Nodes' });
+    await userEvent.click(within(drawer).getByRole('button', { name: 'Release node fp-old' }));
+    await screen.findByRole('dialog', { name: 'Release this node?' });
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Release this node?' })).not.toBeInTheDocument());
+    expect(screen.getByRole('dialog', { name: 'License details' })).toBeInTheDocument();
+    // With nothing above it, Escape closes the drawer as before.
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'License details' })).not.toBeInTheDocument());
+  });
+
   it('shows a failed release in the confirmation', async () => {
     renderPage({
       ...base,

@@ -1,6 +1,7 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { LicenseNode } from '@portal/contract';
+import { useOpenAbove } from '../../../components/overlay-above';
 import { track } from '../../../lib/analytics';
 import { useReleaseNodeMutation } from '../api';
 import { ErrorDisplay, licenseTextClasses } from '@portal/ui';
@@ -21,6 +22,7 @@ export const nodeName = (node: Pick<LicenseNode, 'hostname' | 'fingerprint'>) =>
  */
 export function ReleaseNodeModal({ licenseKey, node, opened, onClose }: ReleaseNodeModalProps) {
   const [release, { isLoading, error, reset }] = useReleaseNodeMutation();
+  useOpenAbove(opened && node !== null);
 
   const close = () => {
     reset();
