@@ -14,7 +14,6 @@ import { ReactivateSubscriptionModal } from './reactivate-subscription-modal';
 import { UpdateBillingPeriodModal } from './update-billing-period-modal';
 import { fakeFetch } from '@portal/ui/test';
 
-
 const sub: Subscription = {
   stripeId: 'sub_123',
   status: 'active',
