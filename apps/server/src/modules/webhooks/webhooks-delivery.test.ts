@@ -9,7 +9,7 @@ import { WEBHOOK_EVENT_SCHEMAS, WEBHOOK_EVENT_TYPES, type WebhookEventType } fro
 import { buildTestApp, type TestApp } from '../../../test/helpers';
 import { subscriptions, staff, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/index';
 import { addCard, checkout, invoicesOf } from '../billing/billing-test-helpers';
-import { WEBHOOK_RETRY_DELAYS_MS } from './webhooks.service';
+import { WEBHOOK_RETRY_DELAYS_MS } from './webhook-delivery';
 import { createWebhookTransport, type Connector, type Resolver } from './webhook-transport';
 
 /**
