@@ -1,6 +1,18 @@
 import type { Locator, Page } from 'playwright-core';
 import { expectAccessible } from './axe';
-import { baseUrl, describe, expect, it, latestSignInLink, sendSignInLink, uniqueEmail, type NewCustomer } from './fixtures';
+import { consoleUrl, it as consoleIt } from './console-fixtures';
+import {
+  baseUrl,
+  describe,
+  expect,
+  it,
+  latestSignInLink,
+  screenshot,
+  sendSignInLink,
+  transitionsDone,
+  uniqueEmail,
+  type NewCustomer,
+} from './fixtures';
 
 /**
  * axe-core on every page and state of the portal, in one colour scheme (a11y-light.e2e.test.ts
@@ -308,6 +320,92 @@ export function accessibilitySuite(scheme: 'light' | 'dark') {
           .waitFor();
         await expectAccessible(page, `/app/billing, cancelled subscription (${scheme})`);
         await subscriptionModal('Re-activate', 'Re-activate subscription');
+      });
+    });
+
+    /**
+     * The console's owner pages: each checked and photographed (under .tmp/screenshots) at 1280 px
+     * and on a phone (390 px), in the scheme. The endpoint is on a private address the test server
+     * refuses, so its delivery log fills with refused attempts and nothing leaves the machine.
+     */
+    describe('console pages', () => {
+      const widths = [
+        { width: 1280, height: 900 },
+        { width: 390, height: 844 },
+      ] as const;
+      const headers = { origin: consoleUrl };
+
+      /** axe at each width, and a full-page screenshot `console-<name>-<width>-<scheme>`. */
+      async function atEachWidth(p: Page, name: string, ready: () => Promise<void>) {
+        for (const size of widths) {
+          await p.setViewportSize(size);
+          await ready();
+          await transitionsDone(p);
+          await expectAccessible(p, `console ${name} at ${size.width} px (${scheme})`);
+          // Wide content scrolls inside its own box (a table's), never the page sideways.
+          expect(await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+          await screenshot(p, `console-${name}-${size.width}-${scheme}`);
+        }
+      }
+
+      /** An endpoint added through the console's API, wanting every event. */
+      async function endpoint(p: Page): Promise<{ id: string; url: string }> {
+        // As long as a real receiver's address often is: it must not widen the page on a phone.
+        const url = `http://10.0.0.1/integrations/portal/webhooks/a11y-${scheme}-${Date.now().toString(36)}/events`;
+        const res = await p.context().request.post(`${consoleUrl}/api/console/webhooks`, {
+          data: { url, description: `CRM (${scheme} scheme check)`, reason: 'Accessibility check' },
+          headers,
+        });
+        expect(res.status(), await res.text()).toBe(201);
+        return { id: ((await res.json()) as { endpoint: { id: string } }).endpoint.id, url };
+      }
+
+      consoleIt('/webhooks, the endpoint list', async ({ staff }) => {
+        ({ page } = await staff('owner', inScheme));
+        const { url } = await endpoint(page);
+        await page.goto('/webhooks');
+        await atEachWidth(page, 'webhooks', async () => {
+          await h1(page, 'Webhooks').waitFor();
+          await page.getByRole('link', { name: url }).waitFor();
+        });
+      });
+
+      consoleIt('/webhooks/:id, an endpoint and its delivery log', async ({ staff, customer }) => {
+        ({ page } = await staff('owner', inScheme));
+        const { id } = await endpoint(page);
+        // A purchase makes events; the outbox tries to deliver them and refuses the address.
+        await customer({ subscription: 1 });
+        await page.goto(`/webhooks/${id}`);
+        const attempts = page.getByRole('table', { name: 'Delivery attempts' });
+        await expect
+          .poll(async () => {
+            await page.reload();
+            await attempts.or(page.getByText('Nothing delivered yet')).waitFor();
+            return attempts.getByText(/^Refused/).count();
+          })
+          .toBeGreaterThan(0);
+        await atEachWidth(page, 'webhook-log', async () => {
+          await h1(page, 'Delivery log').waitFor();
+          await attempts
+            .getByText(/^Refused/)
+            .first()
+            .waitFor();
+        });
+      });
+
+      consoleIt('/api-tokens, the staff API tokens', async ({ staff }) => {
+        ({ page } = await staff('owner', inScheme));
+        const name = `Nightly CRM sync (${scheme})`;
+        const res = await page.context().request.post(`${consoleUrl}/api/console/tokens`, {
+          data: { name, role: 'billing', expiresInDays: 30, reason: 'Accessibility check' },
+          headers,
+        });
+        expect(res.status(), await res.text()).toBe(201);
+        await page.goto('/api-tokens');
+        await atEachWidth(page, 'api-tokens', async () => {
+          await h1(page, 'API tokens').waitFor();
+          await page.getByText(name).first().waitFor();
+        });
       });
     });
   });

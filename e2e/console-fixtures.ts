@@ -47,7 +47,7 @@ export async function requestStaffLink(page: Page, email: string, target: Target
 /**
  * Signs `email` in to the console from inside the page's context (its cookies), through the API.
  * Browser test files run two at a time and all sign the one owner in: a link the other file
- * redeemed or replaced meanwhile (410) is asked for again.
+ * redeemed or replaced meanwhile (410) is asked for again, after a random pause.
  */
 async function signInStaff(page: Page, email: string, target: Target) {
   for (let attempt = 1; ; attempt++) {
@@ -58,6 +58,9 @@ async function signInStaff(page: Page, email: string, target: Target) {
     if (redeemed.status() === 200) return;
     if (redeemed.status() !== 410 || attempt === 10)
       throw new Error(`console link redemption failed: ${redeemed.status()} ${await redeemed.text()}`);
+    // Two files that ask in step would replace each other's link every time: a random pause
+    // (a back-off, not a deadline) puts one of them ahead.
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 200 * attempt));
   }
 }
 

@@ -11,7 +11,12 @@ export type SignOptions = { secret?: string; timestamp?: number };
  * to it). `sign` writes a Stripe-Signature header for a webhook payload as Stripe does: the app's
  * webhook secret and the app's clock unless given.
  */
-export async function buildStripeTestApp(keys: StripeKeys, start?: Date, env: Record<string, string> = {}) {
+export async function buildStripeTestApp(
+  keys: StripeKeys,
+  start?: Date,
+  env: Record<string, string> = {},
+  overrides: Parameters<typeof buildTestApp>[1] = {},
+) {
   // The stand-in asks for the time before the app exists.
   const built: { t?: TestApp } = {};
   const wire: StripeWireServer = await startStripeWireServer({
@@ -22,15 +27,18 @@ export async function buildStripeTestApp(keys: StripeKeys, start?: Date, env: Re
     ],
     now: () => built.t?.clock.now() ?? start ?? new Date(),
   });
-  const app = await buildTestApp({
-    STRIPE_SECRET_KEY: keys.secretKey,
-    STRIPE_PUBLISHABLE_KEY: keys.publishableKey,
-    STRIPE_WEBHOOK_SECRET: keys.webhookSecret,
-    STRIPE_API_URL: wire.url,
-    STRIPE_PRICE_MONTH: 'price_month',
-    STRIPE_PRICE_YEAR: 'price_year',
-    ...env,
-  });
+  const app = await buildTestApp(
+    {
+      STRIPE_SECRET_KEY: keys.secretKey,
+      STRIPE_PUBLISHABLE_KEY: keys.publishableKey,
+      STRIPE_WEBHOOK_SECRET: keys.webhookSecret,
+      STRIPE_API_URL: wire.url,
+      STRIPE_PRICE_MONTH: 'price_month',
+      STRIPE_PRICE_YEAR: 'price_year',
+      ...env,
+    },
+    overrides,
+  );
   built.t = app;
   if (start) app.clock.set(start);
   const sdk = new Stripe(keys.secretKey);

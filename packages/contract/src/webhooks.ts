@@ -69,7 +69,8 @@ export const WebhookSubscriptionSchema = z.object({
   createdAt: when,
 });
 export const WebhookInvoiceSchema = z.object({
-  id: z.uuid(),
+  /** The portal's id (a UUID) for the built-in engine's invoices, Stripe's (`in_…`) for Stripe's. */
+  id: z.string(),
   number: z.string(),
   customerId: z.uuid().nullable(),
   subscriptionId: z.string().nullable(),

@@ -1,4 +1,4 @@
-import { cardBrandLabel } from '@portal/contract';
+import { cardBrandLabel, type WebhookObject } from '@portal/contract';
 import { formatDate, formatMoney } from '../billing/billing-documents';
 import { shortKey } from '../licenses/license-key';
 import { day, nodeLabel, plural } from '../licenses/license-rules';
@@ -27,6 +27,11 @@ type LicenseRef = { id: string; key: string };
 type NodeRef = { id: string; fingerprint: string; hostname: string | null };
 type Card = { brand: string; last4: string };
 type TokenRef = { id: string; name: string };
+/**
+ * An invoice only the payment provider holds (Stripe's), as its webhook events carry it: the
+ * portal has no row to read it from when it announces the change (webhook-events.ts).
+ */
+export type HeldInvoiceObject = WebhookObject<'invoice'>;
 export type ProfileField = 'fname' | 'lname' | 'company';
 
 type Facts =
@@ -108,9 +113,15 @@ type Facts =
   /** The first use of a token in an hour, with the operation it was used for. */
   | { type: 'api_token_used'; token: TokenRef; operation: string }
   // ---------- invoices ----------
+  /**
+   * The payment provider reports an invoice of its own paid (Stripe's invoice.paid); the built-in
+   * engine's invoices are named by the change that paid them (subscription_created, …_renewed).
+   */
+  | { type: 'invoice_paid'; invoice: HeldInvoiceObject }
   | {
       type: 'invoice_refunded' | 'invoice_credited';
-      invoice: { id: string; number: string };
+      /** `held`: the invoice after this, where only the provider holds it (Stripe's). */
+      invoice: { id: string; number: string; held?: HeldInvoiceObject | undefined };
       amount: number;
       currency: string;
       /** Nothing of the invoice is left to give back after this one. */
@@ -327,6 +338,16 @@ function entryOf(event: AuditEvent): AuditEntry {
         data: { operation: event.operation },
       };
 
+    case 'invoice_paid': {
+      const inv = event.invoice;
+      return {
+        ...who,
+        subjectType: 'invoice',
+        subjectId: inv.id,
+        summary: `Paid invoice ${inv.number} (${formatMoney(inv.amountPaid, inv.currency)})`,
+        data: { invoice: inv.number, amountPaid: inv.amountPaid, currency: inv.currency },
+      };
+    }
     case 'invoice_refunded':
     case 'invoice_credited': {
       const money = formatMoney(event.amount, event.currency);

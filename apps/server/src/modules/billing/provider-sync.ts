@@ -5,6 +5,7 @@ import type { BillingContext } from './billing-context';
 import { noticesOf } from './billing-notices';
 import { billingRepository as repo, type SubscriptionRow } from './billing.repository';
 import { describe } from './lifecycle';
+import { heldInvoiceObject } from './refunds';
 import { paymentTrouble } from './transition';
 import type { createCards } from './cards';
 
@@ -32,6 +33,13 @@ export function createProviderSync(ctx: BillingContext, cards: Pick<ReturnType<t
         });
         if (!row) return;
         await ctx.transition(tx, before, row, { actor: PROVIDER, cause: before ? { kind: 'provider' } : { kind: 'created' } });
+        // A payment the provider reports (Stripe's invoice.paid): its activity entry, and the
+        // invoice.paid webhook event announced from it, in this transaction.
+        const paid = event.receipt;
+        if (paid?.held && row.userId) {
+          const invoice = heldInvoiceObject(paid, paid.held, row.userId, 0);
+          await audit.record(tx, { type: 'invoice_paid', userId: row.userId, actor: PROVIDER, invoice });
+        }
         const billTo = await ctx.billToFor(tx, row.userId);
         if (!billTo) return;
         if (event.receipt) await ctx.sendReceipt(tx, billTo, event.receipt, row);

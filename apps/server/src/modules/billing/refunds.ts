@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, notFound } from '../../lib/errors';
-import type { RefundableInvoice } from '../../providers/billing/gateway';
+import type { HeldInvoice, RefundableInvoice } from '../../providers/billing/gateway';
+import type { HeldInvoiceObject } from '../audit/audit-events';
 import type { WithinTx } from '../../db/client';
 import type { BillingContext } from './billing-context';
 import { formatMoney } from './billing-documents';
@@ -34,6 +35,29 @@ export function refundableAmount(inv: RefundableInvoice, requested: number | und
     );
   }
   return requested ?? left;
+}
+
+/** An invoice only the provider holds (Stripe's), as its webhook events carry it (`customerId`: our user). */
+export function heldInvoiceObject(
+  inv: Pick<RefundableInvoice, 'id' | 'number' | 'status' | 'currency' | 'amountPaid'>,
+  held: HeldInvoice,
+  customerId: string | null,
+  amountReturned: number,
+): HeldInvoiceObject {
+  return {
+    id: inv.id,
+    number: inv.number,
+    customerId,
+    subscriptionId: held.subscriptionId,
+    status: inv.status,
+    currency: inv.currency,
+    amountDue: held.amountDue,
+    amountPaid: inv.amountPaid,
+    amountReturned,
+    periodStart: held.periodStart.toISOString(),
+    periodEnd: held.periodEnd.toISOString(),
+    createdAt: held.createdAt.toISOString(),
+  };
 }
 
 /**
@@ -75,7 +99,11 @@ export function createRefunds(ctx: BillingContext) {
           type: kind === 'refund' ? 'invoice_refunded' : 'invoice_credited',
           userId,
           actor,
-          invoice: { id: inv.id, number: inv.number },
+          invoice: {
+            id: inv.id,
+            number: inv.number,
+            held: inv.held && heldInvoiceObject(inv, inv.held, userId, inv.amountReturned + made.amount),
+          },
           amount: made.amount,
           currency: made.currency,
           inFull: left <= 0,

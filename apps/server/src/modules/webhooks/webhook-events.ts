@@ -8,7 +8,14 @@ import type { AuditEvent } from '../audit/audit-events';
 export type Emission =
   | { type: WebhookEventType; resource: 'customer'; id: string }
   | { type: WebhookEventType; resource: 'subscription'; id: string }
-  | { type: WebhookEventType; resource: 'invoice'; number?: string; id?: string }
+  | {
+      type: WebhookEventType;
+      resource: 'invoice';
+      number?: string;
+      id?: string;
+      /** The invoice as the event states it, where the portal holds no row of it (Stripe's). */
+      held?: WebhookObject<'invoice'> | undefined;
+    }
   | { type: WebhookEventType; resource: 'license'; id: string }
   | {
       type: WebhookEventType;
@@ -88,10 +95,12 @@ export function emissionsOf(event: AuditEvent): Emission[] {
       return [{ type: 'subscription.reactivated', resource: 'subscription', id: event.subscription.providerId }];
     case 'subscription_ended':
       return [{ type: 'subscription.ended', resource: 'subscription', id: event.subscription.providerId }];
+    case 'invoice_paid':
+      return [{ type: 'invoice.paid', resource: 'invoice', id: event.invoice.id, held: event.invoice }];
     case 'invoice_refunded':
-      return [{ type: 'invoice.refunded', resource: 'invoice', id: event.invoice.id }];
+      return [{ type: 'invoice.refunded', resource: 'invoice', id: event.invoice.id, held: event.invoice.held }];
     case 'invoice_credited':
-      return [{ type: 'invoice.credited', resource: 'invoice', id: event.invoice.id }];
+      return [{ type: 'invoice.credited', resource: 'invoice', id: event.invoice.id, held: event.invoice.held }];
     default:
       return [];
   }
@@ -101,7 +110,8 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /**
  * The resource's full state now (inside the change's transaction), with the id its events are
- * sequenced under; undefined when it cannot be read (an invoice only the payment provider holds).
+ * sequenced under; undefined when it cannot be read. An invoice only the payment provider holds
+ * (Stripe's) is as the event states it: the change that records it has it from the provider.
  */
 export async function stateOf(
   tx: Tx,
@@ -146,6 +156,8 @@ export async function stateOf(
       return { resourceId: s.providerId, object };
     }
     case 'invoice': {
+      // Never looked up: a provider's id is no UUID, and PostgreSQL would refuse the comparison.
+      if (e.held) return { resourceId: e.held.id, object: e.held };
       const where = e.id ? eq(invoices.id, e.id) : eq(invoices.number, e.number ?? '');
       const [row] = await tx
         .select({ i: invoices, providerId: subscriptions.providerId })

@@ -172,6 +172,8 @@ export type Receipt = {
   lines: { description: string | null; quantity: number; amount: number; periodStart: Date; periodEnd: Date }[];
   /** The invoice page: a path of ours (local) or the provider's address. */
   url: string | null;
+  /** Set for an invoice only the provider holds (Stripe's), for its webhook events. */
+  held?: HeldInvoice | undefined;
 };
 
 export type PrintableInvoice = {
@@ -207,6 +209,16 @@ export type RefundableInvoice = {
   owner: { userId: string } | { customerId: string } | null;
   /** What the provider pays back from (Stripe's payment intent); the local engine needs none. */
   paymentRef?: string | undefined;
+  /** The rest of an invoice only the provider holds (Stripe's), for its webhook events; the local engine's are read from its rows. */
+  held?: HeldInvoice | undefined;
+};
+/** What an invoice the portal does not store says of itself (Stripe's): the webhook object's remaining fields. */
+export type HeldInvoice = {
+  amountDue: number;
+  subscriptionId: string | null;
+  periodStart: Date;
+  periodEnd: Date;
+  createdAt: Date;
 };
 export type RefundMade = { id: string; amount: number; currency: string };
 

@@ -52,7 +52,8 @@ export default function DeliveryLogPage() {
       description={
         endpoint ? (
           <Group gap="xs" component="span">
-            <Text span ff="monospace" size="sm">
+            {/* A long address breaks anywhere rather than widen the page on a phone. */}
+            <Text span ff="monospace" size="sm" style={{ overflowWrap: 'anywhere' }}>
               {endpoint.url}
             </Text>
             <EndpointStatus endpoint={endpoint} />

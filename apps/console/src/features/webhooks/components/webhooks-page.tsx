@@ -88,7 +88,8 @@ export default function WebhooksPage() {
         >
           {data.items.map((e) => (
             <Table.Tr key={e.id}>
-              <Table.Td>
+              <Table.Td miw={200} maw={480} style={{ whiteSpace: 'normal', overflowWrap: 'anywhere' }}>
+                {/* A long address wraps in its column (the page kept it on one line, past the other columns). */}
                 <Anchor component={Link} to={`/webhooks/${e.id}`} ff="monospace" size="sm">
                   {e.url}
                 </Anchor>

@@ -8,7 +8,7 @@ import type { PaymentGateway, ProviderSubscription, Receipt, StatePatch, Subscri
 import { addIntervals } from '../local/proration';
 import { call, createStripeClient, toAppError } from './stripe-client';
 import type { DeferredWork } from './stripe-jobs';
-import { endReasonOf, fromUnix, idOf, STATUS, stripeTotals, toInvoice } from './stripe-mapping';
+import { endReasonOf, fromUnix, idOf, periodOf, STATUS, stripeTotals, toInvoice } from './stripe-mapping';
 import { createStripeRefunds } from './stripe-refunds';
 import { jobFor, verifyStripeEvent } from './stripe-webhook';
 
@@ -108,6 +108,12 @@ export function createStripeGateway(deps: {
         periodEnd: fromUnix(l.period.end),
       })),
       url: view.url,
+      held: {
+        amountDue: inv.amount_due,
+        subscriptionId: idOf(inv.parent?.subscription_details?.subscription ?? null),
+        ...periodOf(inv),
+        createdAt: fromUnix(inv.created),
+      },
     };
   }
 

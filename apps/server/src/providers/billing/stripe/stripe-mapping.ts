@@ -39,8 +39,14 @@ export function stripeTotals(i: Pick<Stripe.Invoice, 'total' | 'total_excluding_
   return { subtotal, tax: total - subtotal, total };
 }
 
-export function toInvoice(i: Stripe.Invoice): Invoice {
+/** The period an invoice is for: its first line's (Stripe's own period fields are when its items were added). */
+export function periodOf(i: Pick<Stripe.Invoice, 'lines' | 'period_start' | 'period_end'>) {
   const line = i.lines?.data?.[0];
+  return { periodStart: fromUnix(line?.period.start ?? i.period_start), periodEnd: fromUnix(line?.period.end ?? i.period_end) };
+}
+
+export function toInvoice(i: Stripe.Invoice): Invoice {
+  const period = periodOf(i);
   return {
     id: i.id ?? '',
     number: i.number ?? i.id ?? '',
@@ -51,8 +57,8 @@ export function toInvoice(i: Stripe.Invoice): Invoice {
     ...(stripeTotals(i).tax !== 0 ? stripeTotals(i) : {}),
     currency: i.currency,
     created: fromUnix(i.created).toISOString(),
-    periodStart: fromUnix(line?.period.start ?? i.period_start).toISOString(),
-    periodEnd: fromUnix(line?.period.end ?? i.period_end).toISOString(),
+    periodStart: period.periodStart.toISOString(),
+    periodEnd: period.periodEnd.toISOString(),
     url: i.hosted_invoice_url ?? i.invoice_pdf ?? null,
   };
 }

@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import { AppError } from '../../../lib/errors';
 import type { PaymentGateway } from '../gateway';
 import { call, toAppError } from './stripe-client';
-import { idOf } from './stripe-mapping';
+import { fromUnix, idOf, periodOf } from './stripe-mapping';
 
 /** Stripe's refusals of a refund that is no longer possible, in its own words: a 409, not a 500. */
 const REFUSED = new Set(['charge_already_refunded', 'amount_too_large', 'charge_disputed']);
@@ -53,6 +53,7 @@ export function createStripeRefunds(stripe: Stripe) {
       const paid = inv.payments?.data.find((p) => p.status === 'paid' && p.payment.type === 'payment_intent');
       const paymentRef = idOf(paid?.payment.payment_intent) ?? undefined;
       const customerId = idOf(inv.customer);
+      const sub = inv.parent?.subscription_details?.subscription;
       return {
         id: inv.id ?? id,
         number: inv.number ?? id,
@@ -62,6 +63,12 @@ export function createStripeRefunds(stripe: Stripe) {
         amountReturned: (paymentRef ? await refundedFrom(paymentRef) : 0) + (await creditedOn(inv.id ?? id)),
         owner: customerId ? { customerId } : null,
         paymentRef,
+        held: {
+          amountDue: inv.amount_due,
+          subscriptionId: idOf(sub ?? null),
+          ...periodOf(inv),
+          createdAt: fromUnix(inv.created),
+        },
       };
     },
 
