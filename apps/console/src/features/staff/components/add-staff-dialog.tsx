@@ -1,6 +1,7 @@
-import { Button, Group, Modal, Radio, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Radio, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { AddStaffBodySchema, REASON_MAX_LENGTH, STAFF_ROLES, type StaffRole } from '@portal/contract';
+import { AddStaffBodySchema, STAFF_ROLES, type StaffRole } from '@portal/contract';
+import { ReasonField } from '../../../components/reason-dialog';
 import { ROLE_DESCRIPTION, ROLE_LABEL } from '../../../lib/roles';
 import { useAddStaffMutation } from '../api';
 import { ErrorDisplay, useSchemaForm } from '@portal/ui';
@@ -55,17 +56,7 @@ function AddStaffForm({ onClose }: { onClose: () => void }) {
             ))}
           </Stack>
         </Radio.Group>
-        <Textarea
-          label="Reason"
-          description="Kept in the staff audit log."
-          required
-          autosize
-          minRows={2}
-          maxLength={REASON_MAX_LENGTH}
-          value={reason.value}
-          error={reason.error}
-          onChange={(e) => reason.onChange(e.currentTarget.value)}
-        />
+        <ReasonField value={reason.value} error={reason.error} onChange={(e) => reason.onChange(e.currentTarget.value)} />
         <Text size="xs" c="dimmed">
           They sign in with a link e-mailed to this address; there is no password.
         </Text>
