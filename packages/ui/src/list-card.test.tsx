@@ -2,7 +2,7 @@ import { Table } from '@mantine/core';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { ListCard, type ListCardProps } from './list-card';
+import { ListCard, type ListCardProps, type ListQuery } from './list-card';
 import { renderInKit } from './test/render';
 
 type Item = { id: string; name: string };
@@ -14,11 +14,17 @@ const head = (
   </Table.Thead>
 );
 
+const query = (q: Partial<ListQuery<Item>>): ListQuery<Item> => ({
+  isLoading: false,
+  isFetching: false,
+  refetch: () => {},
+  ...q,
+});
+
 function renderList(props: Partial<ListCardProps<Item>>) {
   return renderInKit(
     <ListCard<Item>
-      items={undefined}
-      loading={false}
+      query={query({})}
       loadingLabel="Loading things"
       empty={<p>Nothing yet</p>}
       minWidth={400}
@@ -39,19 +45,19 @@ function renderList(props: Partial<ListCardProps<Item>>) {
 
 describe('ListCard', () => {
   it('announces its skeleton while the list loads', () => {
-    renderList({ loading: true, loadingRows: 4 });
+    renderList({ query: query({ isLoading: true, isFetching: true }), loadingRows: 4 });
     expect(screen.getByLabelText('Loading things')).toHaveAttribute('aria-busy', 'true');
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
   });
 
   it('shows its empty state for an empty list', () => {
-    renderList({ items: [] });
+    renderList({ query: query({ data: { items: [] } }) });
     expect(screen.getByText('Nothing yet')).toBeInTheDocument();
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
   });
 
   it('shows the rows in a named table, and what goes under it', () => {
-    renderList({ items: [{ id: '1', name: 'Ada' }], footer: <nav aria-label="Pages" /> });
+    renderList({ query: query({ data: { items: [{ id: '1', name: 'Ada' }] } }), footer: <nav aria-label="Pages" /> });
     const table = screen.getByRole('table', { name: 'Things' });
     expect(table).toHaveTextContent('NameAda');
     expect(screen.getByRole('navigation', { name: 'Pages' })).toBeInTheDocument();
@@ -60,7 +66,7 @@ describe('ListCard', () => {
 
   it('shows a failed load with a retry', async () => {
     const retry = vi.fn();
-    renderList({ error: { status: 'FETCH_ERROR', error: 'offline' }, onRetry: retry });
+    renderList({ query: query({ error: { status: 'FETCH_ERROR', error: 'offline' }, refetch: retry }) });
     expect(screen.getByRole('alert')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: /Retry/ }));
     expect(retry).toHaveBeenCalledOnce();

@@ -16,7 +16,7 @@ import { EmptyState, ListCard } from '@portal/ui';
 /** /api-tokens (owners): the staff API tokens the vendor's scripts use on the console's API. */
 export default function ApiTokensPage() {
   const mayList = useMay('listStaffTokens');
-  const { data, error, isLoading, isFetching, refetch } = useListStaffTokensQuery(undefined, { skip: !mayList });
+  const list = useListStaffTokensQuery(undefined, { skip: !mayList });
   const [revoke] = useRevokeStaffTokenMutation();
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<StaffToken | null>(null);
@@ -34,13 +34,9 @@ export default function ApiTokensPage() {
       }
     >
       <ListCard
-        items={data?.items}
-        loading={isLoading}
+        query={list}
         loadingLabel="Loading API tokens"
         loadingRows={3}
-        error={error}
-        onRetry={refetch}
-        retrying={isFetching}
         empty={
           <EmptyState
             icon={<IconKey />}

@@ -19,7 +19,7 @@ import { EmptyState, ListCard } from '@portal/ui';
 export default function StaffPage() {
   const mayList = useMay('listStaff');
   const me = useConsoleSelector((s) => s.session.staff);
-  const { data, error, isLoading, isFetching, refetch } = useListStaffQuery(undefined, { skip: !mayList });
+  const list = useListStaffQuery(undefined, { skip: !mayList });
   const [update] = useUpdateStaffMutation();
   const [reset] = useResetStaffFactorsMutation();
   const [removing, setRemoving] = useState<StaffMember | null>(null);
@@ -58,13 +58,9 @@ export default function StaffPage() {
       }
     >
       <ListCard
-        items={data?.items}
-        loading={isLoading}
+        query={list}
         loadingLabel="Loading staff"
         loadingRows={4}
-        error={error}
-        onRetry={refetch}
-        retrying={isFetching}
         empty={
           <EmptyState
             icon={<IconUserShield />}

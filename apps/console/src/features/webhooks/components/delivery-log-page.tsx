@@ -34,10 +34,7 @@ export default function DeliveryLogPage() {
   const mayList = useMay('listWebhookAttempts');
   const [page, setPage] = useState(1);
   const endpoints = useListWebhookEndpointsQuery(undefined, { skip: !mayList });
-  const { data, error, isLoading, isFetching, refetch } = useListWebhookAttemptsQuery(
-    { id: endpointId, page },
-    { skip: !mayList },
-  );
+  const list = useListWebhookAttemptsQuery({ id: endpointId, page }, { skip: !mayList });
   const [shown, setShown] = useState<WebhookAttempt | null>(null);
   const [resending, setResending] = useState<WebhookAttempt | null>(null);
   const [resend] = useResendWebhookMutation();
@@ -63,13 +60,9 @@ export default function DeliveryLogPage() {
       }
     >
       <ListCard
-        items={data?.items}
-        loading={isLoading}
+        query={list}
         loadingLabel="Loading the delivery log"
         loadingRows={5}
-        error={error}
-        onRetry={refetch}
-        retrying={isFetching}
         empty={
           <EmptyState
             icon={<IconListDetails />}
@@ -78,9 +71,9 @@ export default function DeliveryLogPage() {
           />
         }
         footer={
-          data && data.total > data.size ? (
+          list.data && list.data.total > list.data.size ? (
             <Group justify="center">
-              <Pagination total={Math.ceil(data.total / data.size)} value={page} onChange={setPage} />
+              <Pagination total={Math.ceil(list.data.total / list.data.size)} value={page} onChange={setPage} />
             </Group>
           ) : null
         }

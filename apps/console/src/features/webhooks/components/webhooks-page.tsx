@@ -29,7 +29,7 @@ export function EndpointStatus({ endpoint }: { endpoint: WebhookEndpoint }) {
 /** /webhooks (owners): where the portal sends its events, each endpoint's secret and delivery log. */
 export default function WebhooksPage() {
   const mayList = useMay('listWebhookEndpoints');
-  const { data, error, isLoading, isFetching, refetch } = useListWebhookEndpointsQuery(undefined, { skip: !mayList });
+  const list = useListWebhookEndpointsQuery(undefined, { skip: !mayList });
   const [adding, setAdding] = useState(false);
   const [pending, setPending] = useState<Pending>(null);
   if (!mayList) return <Navigate to="/overview" replace />;
@@ -45,13 +45,9 @@ export default function WebhooksPage() {
       }
     >
       <ListCard
-        items={data?.items}
-        loading={isLoading}
+        query={list}
         loadingLabel="Loading endpoints"
         loadingRows={3}
-        error={error}
-        onRetry={refetch}
-        retrying={isFetching}
         empty={
           <EmptyState
             icon={<IconWebhook />}
