@@ -1,16 +1,16 @@
 import { useState } from 'react';
-import { Button, Group, Modal, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import {
   CreateStaffTokenBodySchema,
-  STAFF_ROLES,
   STAFF_TOKEN_EXPIRY_DAYS,
   STAFF_TOKEN_NAME_MAX_LENGTH,
   type CreatedStaffToken,
   type StaffRole,
 } from '@portal/contract';
 import { ReasonField } from '../../../components/reason-dialog';
-import { ROLE_DESCRIPTION, ROLE_LABEL } from '../../../lib/roles';
+import { ROLE_LABEL } from '../../../lib/roles';
 import { useCreateStaffTokenMutation } from '../api';
+import { RoleField } from './role-field';
 import { ErrorDisplay, SecretShownOnce, useSchemaForm } from '@portal/ui';
 
 type Values = { name: string; role: StaffRole; expiry: string; reason: string };
@@ -71,13 +71,7 @@ export function CreateStaffTokenDialog({ opened, onClose }: { opened: boolean; o
               required
               {...form.field('name')}
             />
-            <Radio.Group label="Role" required value={role.value} onChange={(v) => role.onChange(v)} error={role.error}>
-              <Stack gap="sm" mt="xs">
-                {STAFF_ROLES.map((r) => (
-                  <Radio key={r} value={r} label={ROLE_LABEL[r]} description={ROLE_DESCRIPTION[r]} />
-                ))}
-              </Stack>
-            </Radio.Group>
+            <RoleField value={role.value} onChange={(v) => role.onChange(v)} error={role.error} />
             <Text size="xs" c="dimmed">
               Whatever its role, a token never manages staff or tokens and never signs in to this console.
             </Text>
