@@ -1,5 +1,5 @@
 // The UI kit both apps use: the theme, the one status badge, the error, empty and loading states,
-// cards, tables, forms and the license bits. Display rules without React live in the contract.
+// cards, tables and lists, the secret shown once, forms and the license bits. Display rules without React live in the contract.
 export * from './accent';
 export * from './api-error';
 export * from './brand-icon';
@@ -12,6 +12,8 @@ export * from './field-errors';
 export * from './form/use-schema-form';
 export * from './license-bits';
 export * from './link-sent';
+export * from './list-card';
+export * from './secret-shown-once';
 export * from './section-card';
 export * from './skeletons';
 export * from './status-badge';

@@ -1,8 +1,9 @@
-import { Button, Group, Modal, Radio, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { AddStaffBodySchema, REASON_MAX_LENGTH, STAFF_ROLES, type StaffRole } from '@portal/contract';
-import { ROLE_DESCRIPTION, ROLE_LABEL } from '../../../lib/roles';
+import { AddStaffBodySchema, type StaffRole } from '@portal/contract';
+import { ReasonField } from '../../../components/reason-dialog';
 import { useAddStaffMutation } from '../api';
+import { RoleField } from './role-field';
 import { ErrorDisplay, useSchemaForm } from '@portal/ui';
 
 /** Owners add a staff member: their address and role; they sign in with an e-mailed link. */
@@ -48,24 +49,8 @@ function AddStaffForm({ onClose }: { onClose: () => void }) {
           error={email.error}
           onChange={(e) => email.onChange(e.currentTarget.value)}
         />
-        <Radio.Group label="Role" required value={role.value} onChange={(v) => role.onChange(v)} error={role.error}>
-          <Stack gap="sm" mt="xs">
-            {STAFF_ROLES.map((r) => (
-              <Radio key={r} value={r} label={ROLE_LABEL[r]} description={ROLE_DESCRIPTION[r]} />
-            ))}
-          </Stack>
-        </Radio.Group>
-        <Textarea
-          label="Reason"
-          description="Kept in the staff audit log."
-          required
-          autosize
-          minRows={2}
-          maxLength={REASON_MAX_LENGTH}
-          value={reason.value}
-          error={reason.error}
-          onChange={(e) => reason.onChange(e.currentTarget.value)}
-        />
+        <RoleField value={role.value} onChange={(v) => role.onChange(v)} error={role.error} />
+        <ReasonField value={reason.value} error={reason.error} onChange={(e) => reason.onChange(e.currentTarget.value)} />
         <Text size="xs" c="dimmed">
           They sign in with a link e-mailed to this address; there is no password.
         </Text>

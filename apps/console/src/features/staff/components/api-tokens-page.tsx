@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Paper, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Table, Text, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconKey, IconPlus } from '@tabler/icons-react';
 import { type StaffToken, formatDate, formatRelative } from '@portal/contract';
@@ -10,13 +10,13 @@ import { useMay } from '../../../lib/permissions';
 import { ROLE_LABEL } from '../../../lib/roles';
 import { useListStaffTokensQuery, useRevokeStaffTokenMutation } from '../api';
 import { CreateStaffTokenDialog } from './create-staff-token-dialog';
-import { ReasonDialog } from './reason-dialog';
-import { EmptyState, ErrorDisplay, SkeletonRows, TableCard } from '@portal/ui';
+import { ReasonDialog } from '../../../components/reason-dialog';
+import { EmptyState, ListCard } from '@portal/ui';
 
 /** /api-tokens (owners): the staff API tokens the vendor's scripts use on the console's API. */
 export default function ApiTokensPage() {
   const mayList = useMay('listStaffTokens');
-  const { data, error, isLoading, isFetching, refetch } = useListStaffTokensQuery(undefined, { skip: !mayList });
+  const list = useListStaffTokensQuery(undefined, { skip: !mayList });
   const [revoke] = useRevokeStaffTokenMutation();
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<StaffToken | null>(null);
@@ -33,39 +33,38 @@ export default function ApiTokensPage() {
         </Button>
       }
     >
-      {error ? <ErrorDisplay error={error} onRetry={refetch} retrying={isFetching} /> : null}
-      {isLoading ? (
-        <Paper withBorder p="xl" aria-busy="true" aria-label="Loading API tokens">
-          <SkeletonRows count={3} height={16} />
-        </Paper>
-      ) : data && data.items.length === 0 ? (
-        <EmptyState
-          icon={<IconKey />}
-          title="No API tokens"
-          description="Create one for a script that works with customers, licenses or billing through the console's API."
-        />
-      ) : data ? (
-        <TableCard
-          minWidth={760}
-          aria-label="API tokens"
-          className={tableClasses.table}
-          head={
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Role</Table.Th>
-                <Table.Th>Token</Table.Th>
-                <Table.Th>Last used</Table.Th>
-                <Table.Th>Expires</Table.Th>
-                <Table.Th>Created by</Table.Th>
-                <Table.Th w={96}>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-          }
-        >
-          {data.items.map((token) => {
+      <ListCard
+        query={list}
+        loadingLabel="Loading API tokens"
+        loadingRows={3}
+        empty={
+          <EmptyState
+            icon={<IconKey />}
+            title="No API tokens"
+            description="Create one for a script that works with customers, licenses or billing through the console's API."
+          />
+        }
+        minWidth={760}
+        aria-label="API tokens"
+        className={tableClasses.table}
+        head={
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Role</Table.Th>
+              <Table.Th>Token</Table.Th>
+              <Table.Th>Last used</Table.Th>
+              <Table.Th>Expires</Table.Th>
+              <Table.Th>Created by</Table.Th>
+              <Table.Th w={96}>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+        }
+      >
+        {(items) =>
+          items.map((token) => {
             const expired = new Date(token.expiresAt) <= now;
             return (
               <Table.Tr key={token.id}>
@@ -104,9 +103,9 @@ export default function ApiTokensPage() {
                 </Table.Td>
               </Table.Tr>
             );
-          })}
-        </TableCard>
-      ) : null}
+          })
+        }
+      </ListCard>
       <CreateStaffTokenDialog opened={creating} onClose={() => setCreating(false)} />
       <ReasonDialog
         opened={revoking !== null}

@@ -1,18 +1,17 @@
 import { useState } from 'react';
-import { Alert, Button, Code, CopyButton, Group, Modal, Radio, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
+import { Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import {
   CreateStaffTokenBodySchema,
-  REASON_MAX_LENGTH,
-  STAFF_ROLES,
   STAFF_TOKEN_EXPIRY_DAYS,
   STAFF_TOKEN_NAME_MAX_LENGTH,
   type CreatedStaffToken,
   type StaffRole,
 } from '@portal/contract';
-import { ROLE_DESCRIPTION, ROLE_LABEL } from '../../../lib/roles';
+import { ReasonField } from '../../../components/reason-dialog';
+import { ROLE_LABEL } from '../../../lib/roles';
 import { useCreateStaffTokenMutation } from '../api';
-import { ErrorDisplay, useSchemaForm } from '@portal/ui';
+import { RoleField } from './role-field';
+import { ErrorDisplay, SecretShownOnce, useSchemaForm } from '@portal/ui';
 
 type Values = { name: string; role: StaffRole; expiry: string; reason: string };
 const INITIAL: Values = { name: '', role: 'support', expiry: '90', reason: '' };
@@ -46,7 +45,21 @@ export function CreateStaffTokenDialog({ opened, onClose }: { opened: boolean; o
   return (
     <Modal opened={opened} onClose={close} title={created ? 'Copy the new API token' : 'Create an API token'} size="lg">
       {created ? (
-        <ShownOnce created={created} onDone={close} />
+        <SecretShownOnce
+          secret={created.secret}
+          label={`Token “${created.token.name}”`}
+          warning={
+            <>
+              Copy the token now and keep it in your script&apos;s secret store. It is not shown again; if it is lost, revoke it
+              and create another. Anyone who has it can act as {ROLE_LABEL[created.token.role].toLowerCase()} staff until it
+              expires.
+            </>
+          }
+          onDone={close}
+        >
+          Send it as <code>Authorization: Bearer …</code> to this console&apos;s API; its OpenAPI document is at{' '}
+          <code>/api/console/docs</code>. Every action still needs a <code>reason</code>.
+        </SecretShownOnce>
       ) : (
         <form onSubmit={onSubmit} noValidate aria-label="Create an API token">
           <Stack gap="md">
@@ -58,13 +71,7 @@ export function CreateStaffTokenDialog({ opened, onClose }: { opened: boolean; o
               required
               {...form.field('name')}
             />
-            <Radio.Group label="Role" required value={role.value} onChange={(v) => role.onChange(v)} error={role.error}>
-              <Stack gap="sm" mt="xs">
-                {STAFF_ROLES.map((r) => (
-                  <Radio key={r} value={r} label={ROLE_LABEL[r]} description={ROLE_DESCRIPTION[r]} />
-                ))}
-              </Stack>
-            </Radio.Group>
+            <RoleField value={role.value} onChange={(v) => role.onChange(v)} error={role.error} />
             <Text size="xs" c="dimmed">
               Whatever its role, a token never manages staff or tokens and never signs in to this console.
             </Text>
@@ -76,15 +83,7 @@ export function CreateStaffTokenDialog({ opened, onClose }: { opened: boolean; o
               required
               {...form.field('expiry')}
             />
-            <Textarea
-              label="Reason"
-              description="Kept in the staff audit log."
-              required
-              autosize
-              minRows={2}
-              maxLength={REASON_MAX_LENGTH}
-              {...form.field('reason')}
-            />
+            <ReasonField {...form.field('reason')} />
             <ErrorDisplay error={creation.error} />
             <Group justify="flex-end" gap="sm">
               <Button variant="default" onClick={close} disabled={creation.isLoading}>
@@ -98,61 +97,5 @@ export function CreateStaffTokenDialog({ opened, onClose }: { opened: boolean; o
         </form>
       )}
     </Modal>
-  );
-}
-
-function ShownOnce({ created, onDone }: { created: CreatedStaffToken; onDone: () => void }) {
-  return (
-    <Stack gap="md">
-      <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={18} />} title="This is the only time you see it">
-        Copy the token now and keep it in your script&apos;s secret store. It is not shown again; if it is lost, revoke it and
-        create another. Anyone who has it can act as {ROLE_LABEL[created.token.role].toLowerCase()} staff until it expires.
-      </Alert>
-      {/* A block, not an input: an input's line box cut the underscore of `stk_` off in some fonts. */}
-      <Stack gap={4}>
-        <Text size="sm" fw={500} id="new-staff-token-label">
-          Token “{created.token.name}”
-        </Text>
-        <Group gap="sm" wrap="nowrap" align="center">
-          <Code
-            block
-            role="textbox"
-            aria-readonly="true"
-            aria-multiline="true"
-            tabIndex={0}
-            aria-labelledby="new-staff-token-label"
-            style={{
-              flex: 1,
-              minWidth: 0,
-              wordBreak: 'break-all',
-              whiteSpace: 'pre-wrap',
-              fontSize: 'var(--mantine-font-size-sm)',
-            }}
-          >
-            {created.secret}
-          </Code>
-          <CopyButton value={created.secret} timeout={2000}>
-            {({ copied, copy }) => (
-              <Button
-                variant={copied ? 'light' : 'filled'}
-                color={copied ? 'green' : undefined}
-                onClick={copy}
-                leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-                style={{ flexShrink: 0 }}
-              >
-                {copied ? 'Copied' : 'Copy'}
-              </Button>
-            )}
-          </CopyButton>
-        </Group>
-      </Stack>
-      <Text size="sm" c="dimmed">
-        Send it as <code>Authorization: Bearer …</code> to this console&apos;s API; its OpenAPI document is at{' '}
-        <code>/api/console/docs</code>. Every action still needs a <code>reason</code>.
-      </Text>
-      <Group justify="flex-end">
-        <Button onClick={onDone}>Done</Button>
-      </Group>
-    </Stack>
   );
 }

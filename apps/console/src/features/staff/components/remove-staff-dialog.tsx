@@ -2,7 +2,7 @@ import { Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { StaffMember } from '@portal/contract';
 import { useRemoveStaffMutation } from '../api';
-import { ReasonDialog } from './reason-dialog';
+import { ReasonDialog } from '../../../components/reason-dialog';
 
 /** Owners remove a staff member with a reason: their console sessions and sign-in links end at once. */
 export function RemoveStaffDialog({ member, onClose }: { member: StaffMember | null; onClose: () => void }) {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Button, Group, Paper, Select, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Button, Group, Select, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconShieldOff, IconTrash, IconUserPlus, IconUserShield } from '@tabler/icons-react';
 import { STAFF_ROLES, type StaffMember, type StaffRole, formatDate, formatRelative } from '@portal/contract';
@@ -11,15 +11,15 @@ import { useMay } from '../../../lib/permissions';
 import { ROLE_LABEL } from '../../../lib/roles';
 import { useListStaffQuery, useResetStaffFactorsMutation, useUpdateStaffMutation } from '../api';
 import { AddStaffDialog } from './add-staff-dialog';
-import { ReasonDialog } from './reason-dialog';
+import { ReasonDialog } from '../../../components/reason-dialog';
 import { RemoveStaffDialog } from './remove-staff-dialog';
-import { EmptyState, ErrorDisplay, SkeletonRows, TableCard } from '@portal/ui';
+import { EmptyState, ListCard } from '@portal/ui';
 
 /** /staff (owners): who may use the console, with which role. */
 export default function StaffPage() {
   const mayList = useMay('listStaff');
   const me = useConsoleSelector((s) => s.session.staff);
-  const { data, error, isLoading, isFetching, refetch } = useListStaffQuery(undefined, { skip: !mayList });
+  const list = useListStaffQuery(undefined, { skip: !mayList });
   const [update] = useUpdateStaffMutation();
   const [reset] = useResetStaffFactorsMutation();
   const [removing, setRemoving] = useState<StaffMember | null>(null);
@@ -57,37 +57,36 @@ export default function StaffPage() {
         </Button>
       }
     >
-      {error ? <ErrorDisplay error={error} onRetry={refetch} retrying={isFetching} /> : null}
-      {isLoading ? (
-        <Paper withBorder p="xl" aria-busy="true" aria-label="Loading staff">
-          <SkeletonRows count={4} height={16} />
-        </Paper>
-      ) : data && data.items.length === 0 ? (
-        <EmptyState
-          icon={<IconUserShield />}
-          title="No staff yet"
-          description="Add the people who support your customers and run billing."
-        />
-      ) : data ? (
-        <TableCard
-          minWidth={640}
-          aria-label="Staff members"
-          className={tableClasses.table}
-          head={
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>E-mail</Table.Th>
-                <Table.Th>Role</Table.Th>
-                <Table.Th>Last sign-in</Table.Th>
-                <Table.Th>Added</Table.Th>
-                <Table.Th w={88}>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-          }
-        >
-          {data.items.map((m) => {
+      <ListCard
+        query={list}
+        loadingLabel="Loading staff"
+        loadingRows={4}
+        empty={
+          <EmptyState
+            icon={<IconUserShield />}
+            title="No staff yet"
+            description="Add the people who support your customers and run billing."
+          />
+        }
+        minWidth={640}
+        aria-label="Staff members"
+        className={tableClasses.table}
+        head={
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>E-mail</Table.Th>
+              <Table.Th>Role</Table.Th>
+              <Table.Th>Last sign-in</Table.Th>
+              <Table.Th>Added</Table.Th>
+              <Table.Th w={88}>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+        }
+      >
+        {(items) =>
+          items.map((m) => {
             const self = m.id === me?.id;
             return (
               <Table.Tr key={m.id}>
@@ -148,9 +147,9 @@ export default function StaffPage() {
                 </Table.Td>
               </Table.Tr>
             );
-          })}
-        </TableCard>
-      ) : null}
+          })
+        }
+      </ListCard>
       <AddStaffDialog opened={adding} onClose={() => setAdding(false)} />
       <RemoveStaffDialog member={removing} onClose={() => setRemoving(null)} />
       <ReasonDialog

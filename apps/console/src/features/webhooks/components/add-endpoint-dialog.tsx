@@ -3,7 +3,7 @@ import { Modal, MultiSelect, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { WEBHOOK_EVENT_TYPES, WebhookUrlSchema, type WebhookEventType } from '@portal/contract';
 import { useCreateWebhookEndpointMutation } from '../api';
-import { ReasonForm } from './reason-form';
+import { ReasonForm } from '../../../components/reason-dialog';
 import { SecretOnce } from './secret-once';
 
 /** Owners add an endpoint: its URL, the events it wants (none chosen: all), a description; then its secret, once. */

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Code, Group, Modal, Pagination, Paper, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Button, Code, Group, Modal, Pagination, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconListDetails } from '@tabler/icons-react';
 import { type WebhookAttempt, formatDateTime } from '@portal/contract';
@@ -8,9 +8,9 @@ import tableClasses from '../../../components/data-table.module.css';
 import { PageFrame } from '../../../components/page-frame';
 import { useMay } from '../../../lib/permissions';
 import { useListWebhookAttemptsQuery, useListWebhookEndpointsQuery, useResendWebhookMutation } from '../api';
-import { ReasonForm } from './reason-form';
+import { ReasonDialog } from '../../../components/reason-dialog';
 import { EndpointStatus } from './webhooks-page';
-import { EmptyState, ErrorDisplay, SkeletonRows, StatusBadge, TableCard } from '@portal/ui';
+import { EmptyState, ListCard, StatusBadge } from '@portal/ui';
 
 function Answer({ attempt }: { attempt: WebhookAttempt }) {
   if (attempt.responseStatus !== null && attempt.error === null) {
@@ -34,10 +34,7 @@ export default function DeliveryLogPage() {
   const mayList = useMay('listWebhookAttempts');
   const [page, setPage] = useState(1);
   const endpoints = useListWebhookEndpointsQuery(undefined, { skip: !mayList });
-  const { data, error, isLoading, isFetching, refetch } = useListWebhookAttemptsQuery(
-    { id: endpointId, page },
-    { skip: !mayList },
-  );
+  const list = useListWebhookAttemptsQuery({ id: endpointId, page }, { skip: !mayList });
   const [shown, setShown] = useState<WebhookAttempt | null>(null);
   const [resending, setResending] = useState<WebhookAttempt | null>(null);
   const [resend] = useResendWebhookMutation();
@@ -63,81 +60,75 @@ export default function DeliveryLogPage() {
         )
       }
     >
-      {error ? <ErrorDisplay error={error} onRetry={refetch} retrying={isFetching} /> : null}
-      {isLoading ? (
-        <Paper withBorder p="xl" aria-busy="true" aria-label="Loading the delivery log">
-          <SkeletonRows count={5} height={16} />
-        </Paper>
-      ) : data && data.items.length === 0 ? (
-        <EmptyState
-          icon={<IconListDetails />}
-          title="Nothing delivered yet"
-          description="Attempts show here as soon as an event this endpoint wants happens."
-        />
-      ) : data ? (
-        <>
-          <TableCard
-            minWidth={760}
-            aria-label="Delivery attempts"
-            className={tableClasses.table}
-            head={
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Time</Table.Th>
-                  <Table.Th>Event</Table.Th>
-                  <Table.Th style={{ textAlign: 'right' }}>Attempt</Table.Th>
-                  <Table.Th>Answer</Table.Th>
-                  <Table.Th style={{ textAlign: 'right' }}>Duration</Table.Th>
-                  <Table.Th w={150}>
-                    <VisuallyHidden>Actions</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-            }
-          >
-            {data.items.map((a) => (
-              <Table.Tr key={a.id}>
-                <Table.Td>{formatDateTime(a.at)}</Table.Td>
-                <Table.Td>
-                  <Text size="sm" ff="monospace">
-                    {a.eventType}
-                  </Text>
-                </Table.Td>
-                <Table.Td style={{ textAlign: 'right' }}>{a.attempt}</Table.Td>
-                <Table.Td>
-                  <Answer attempt={a} />
-                </Table.Td>
-                <Table.Td style={{ textAlign: 'right' }}>{a.durationMs} ms</Table.Td>
-                <Table.Td>
-                  <Group gap={6} wrap="nowrap">
-                    <Button
-                      size="compact-sm"
-                      variant="default"
-                      onClick={() => setShown(a)}
-                      aria-label={`Details of attempt ${a.attempt} of ${a.eventType}`}
-                    >
-                      Details
-                    </Button>
-                    <Button
-                      size="compact-sm"
-                      variant="light"
-                      onClick={() => setResending(a)}
-                      aria-label={`Resend ${a.eventType}`}
-                    >
-                      Resend
-                    </Button>
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </TableCard>
-          {data.total > data.size ? (
+      <ListCard
+        query={list}
+        loadingLabel="Loading the delivery log"
+        loadingRows={5}
+        empty={
+          <EmptyState
+            icon={<IconListDetails />}
+            title="Nothing delivered yet"
+            description="Attempts show here as soon as an event this endpoint wants happens."
+          />
+        }
+        footer={
+          list.data && list.data.total > list.data.size ? (
             <Group justify="center">
-              <Pagination total={Math.ceil(data.total / data.size)} value={page} onChange={setPage} />
+              <Pagination total={Math.ceil(list.data.total / list.data.size)} value={page} onChange={setPage} />
             </Group>
-          ) : null}
-        </>
-      ) : null}
+          ) : null
+        }
+        minWidth={760}
+        aria-label="Delivery attempts"
+        className={tableClasses.table}
+        head={
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Time</Table.Th>
+              <Table.Th>Event</Table.Th>
+              <Table.Th style={{ textAlign: 'right' }}>Attempt</Table.Th>
+              <Table.Th>Answer</Table.Th>
+              <Table.Th style={{ textAlign: 'right' }}>Duration</Table.Th>
+              <Table.Th w={150}>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+        }
+      >
+        {(items) =>
+          items.map((a) => (
+            <Table.Tr key={a.id}>
+              <Table.Td>{formatDateTime(a.at)}</Table.Td>
+              <Table.Td>
+                <Text size="sm" ff="monospace">
+                  {a.eventType}
+                </Text>
+              </Table.Td>
+              <Table.Td style={{ textAlign: 'right' }}>{a.attempt}</Table.Td>
+              <Table.Td>
+                <Answer attempt={a} />
+              </Table.Td>
+              <Table.Td style={{ textAlign: 'right' }}>{a.durationMs} ms</Table.Td>
+              <Table.Td>
+                <Group gap={6} wrap="nowrap">
+                  <Button
+                    size="compact-sm"
+                    variant="default"
+                    onClick={() => setShown(a)}
+                    aria-label={`Details of attempt ${a.attempt} of ${a.eventType}`}
+                  >
+                    Details
+                  </Button>
+                  <Button size="compact-sm" variant="light" onClick={() => setResending(a)} aria-label={`Resend ${a.eventType}`}>
+                    Resend
+                  </Button>
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          ))
+        }
+      </ListCard>
       <Modal opened={shown !== null} onClose={() => setShown(null)} title="Attempt" size="xl">
         {shown ? (
           <Stack gap="sm">
@@ -159,30 +150,28 @@ export default function DeliveryLogPage() {
           </Stack>
         ) : null}
       </Modal>
-      <Modal opened={resending !== null} onClose={() => setResending(null)} title="Resend event">
-        {resending ? (
-          <ReasonForm
-            confirm="Resend"
-            onClose={() => setResending(null)}
-            onConfirm={async (reason) => {
-              const r = await resend({ id: endpointId, deliveryId: resending.deliveryId, reason });
-              if ('error' in r) return r.error;
-              notifications.show({
-                color: 'green',
-                title: 'Event queued again',
-                message: `${resending.eventType} (${resending.messageId})`,
-              });
-              setResending(null);
-              return undefined;
-            }}
-          >
-            <Text size="sm">
-              Sends {resending.eventType} again with the same webhook-id, after this endpoint&apos;s other events about the same
-              resource.
-            </Text>
-          </ReasonForm>
-        ) : null}
-      </Modal>
+      <ReasonDialog
+        opened={resending !== null}
+        title="Resend event"
+        confirm="Resend"
+        onClose={() => setResending(null)}
+        onConfirm={async (reason) => {
+          if (!resending) return undefined;
+          const r = await resend({ id: endpointId, deliveryId: resending.deliveryId, reason });
+          if ('error' in r) return r.error;
+          notifications.show({
+            color: 'green',
+            title: 'Event queued again',
+            message: `${resending.eventType} (${resending.messageId})`,
+          });
+          return undefined;
+        }}
+      >
+        <Text size="sm">
+          Sends {resending?.eventType} again with the same webhook-id, after this endpoint&apos;s other events about the same
+          resource.
+        </Text>
+      </ReasonDialog>
     </PageFrame>
   );
 }

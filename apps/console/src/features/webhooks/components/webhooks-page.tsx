@@ -1,17 +1,5 @@
 import { useState } from 'react';
-import {
-  ActionIcon,
-  Anchor,
-  Button,
-  Group,
-  Modal,
-  NumberInput,
-  Paper,
-  Table,
-  Text,
-  Tooltip,
-  VisuallyHidden,
-} from '@mantine/core';
+import { ActionIcon, Anchor, Button, Group, Modal, NumberInput, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconKey, IconPlayerPause, IconPlayerPlay, IconPlus, IconTrash, IconWebhook } from '@tabler/icons-react';
 import { type WebhookEndpoint, formatDate } from '@portal/contract';
@@ -26,9 +14,9 @@ import {
   useUpdateWebhookEndpointMutation,
 } from '../api';
 import { AddEndpointDialog } from './add-endpoint-dialog';
-import { ReasonForm } from './reason-form';
+import { ReasonForm } from '../../../components/reason-dialog';
 import { SecretOnce } from './secret-once';
-import { EmptyState, ErrorDisplay, SkeletonRows, StatusBadge, TableCard } from '@portal/ui';
+import { EmptyState, ListCard, StatusBadge } from '@portal/ui';
 
 type Pending = { kind: 'toggle' | 'delete' | 'rotate'; endpoint: WebhookEndpoint } | null;
 
@@ -41,7 +29,7 @@ export function EndpointStatus({ endpoint }: { endpoint: WebhookEndpoint }) {
 /** /webhooks (owners): where the portal sends its events, each endpoint's secret and delivery log. */
 export default function WebhooksPage() {
   const mayList = useMay('listWebhookEndpoints');
-  const { data, error, isLoading, isFetching, refetch } = useListWebhookEndpointsQuery(undefined, { skip: !mayList });
+  const list = useListWebhookEndpointsQuery(undefined, { skip: !mayList });
   const [adding, setAdding] = useState(false);
   const [pending, setPending] = useState<Pending>(null);
   if (!mayList) return <Navigate to="/overview" replace />;
@@ -56,37 +44,36 @@ export default function WebhooksPage() {
         </Button>
       }
     >
-      {error ? <ErrorDisplay error={error} onRetry={refetch} retrying={isFetching} /> : null}
-      {isLoading ? (
-        <Paper withBorder p="xl" aria-busy="true" aria-label="Loading endpoints">
-          <SkeletonRows count={3} height={16} />
-        </Paper>
-      ) : data && data.items.length === 0 ? (
-        <EmptyState
-          icon={<IconWebhook />}
-          title="No endpoints yet"
-          description="Add your CRM's or support desk's URL to receive customer, subscription, invoice, license and node events."
-        />
-      ) : data ? (
-        <TableCard
-          minWidth={760}
-          aria-label="Webhook endpoints"
-          className={tableClasses.table}
-          head={
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>URL</Table.Th>
-                <Table.Th>Events</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Added</Table.Th>
-                <Table.Th w={120}>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-          }
-        >
-          {data.items.map((e) => (
+      <ListCard
+        query={list}
+        loadingLabel="Loading endpoints"
+        loadingRows={3}
+        empty={
+          <EmptyState
+            icon={<IconWebhook />}
+            title="No endpoints yet"
+            description="Add your CRM's or support desk's URL to receive customer, subscription, invoice, license and node events."
+          />
+        }
+        minWidth={760}
+        aria-label="Webhook endpoints"
+        className={tableClasses.table}
+        head={
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>URL</Table.Th>
+              <Table.Th>Events</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th>Added</Table.Th>
+              <Table.Th w={120}>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+        }
+      >
+        {(items) =>
+          items.map((e) => (
             <Table.Tr key={e.id}>
               <Table.Td miw={200} maw={480} style={{ whiteSpace: 'normal', overflowWrap: 'anywhere' }}>
                 {/* A long address wraps in its column (the page kept it on one line, past the other columns). */}
@@ -141,9 +128,9 @@ export default function WebhooksPage() {
                 </Group>
               </Table.Td>
             </Table.Tr>
-          ))}
-        </TableCard>
-      ) : null}
+          ))
+        }
+      </ListCard>
       <AddEndpointDialog opened={adding} onClose={() => setAdding(false)} />
       <EndpointActionDialog pending={pending} onClose={() => setPending(null)} />
     </PageFrame>

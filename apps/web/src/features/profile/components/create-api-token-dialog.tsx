@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { Alert, Anchor, Button, Checkbox, Code, CopyButton, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
-import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
+import { Anchor, Button, Checkbox, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import {
   API_TOKEN_EXPIRY_DAYS,
   API_TOKEN_NAME_MAX_LENGTH,
@@ -10,7 +9,7 @@ import {
   type CreatedApiToken,
 } from '@portal/contract';
 import { useCreateApiTokenMutation } from '../api';
-import { ErrorDisplay, useSchemaForm } from '@portal/ui';
+import { ErrorDisplay, SecretShownOnce, useSchemaForm } from '@portal/ui';
 
 type Values = { name: string; scopes: string[]; expiry: string };
 const INITIAL: Values = { name: '', scopes: [], expiry: '90' };
@@ -51,7 +50,23 @@ export function CreateApiTokenDialog({ opened, onClose }: { opened: boolean; onC
   return (
     <Modal opened={opened} onClose={close} title={created ? 'Copy your new API token' : 'Create an API token'} size="lg">
       {created ? (
-        <ShownOnce created={created} onDone={close} />
+        <SecretShownOnce
+          secret={created.secret}
+          label={`Token “${created.token.name}”`}
+          warning={
+            <>
+              Copy the token now and keep it somewhere safe, such as your pipeline&apos;s secret store. It is not shown again; if
+              you lose it, revoke it and create another. Anyone who has it can act with its scopes.
+            </>
+          }
+          onDone={close}
+        >
+          Send it as <code>Authorization: Bearer …</code> to this portal&apos;s API (reference:{' '}
+          <Anchor href="/api/docs" target="_blank" rel="noopener">
+            /api/docs
+          </Anchor>
+          ). Calls outside its scopes answer 403.
+        </SecretShownOnce>
       ) : (
         <form onSubmit={onSubmit} noValidate aria-label="Create an API token">
           <Stack gap="md">
@@ -107,64 +122,5 @@ export function CreateApiTokenDialog({ opened, onClose }: { opened: boolean; onC
         </form>
       )}
     </Modal>
-  );
-}
-
-function ShownOnce({ created, onDone }: { created: CreatedApiToken; onDone: () => void }) {
-  return (
-    <Stack gap="md">
-      <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={18} />} title="This is the only time you see it">
-        Copy the token now and keep it somewhere safe, such as your pipeline&apos;s secret store. It is not shown again; if you
-        lose it, revoke it and create another. Anyone who has it can act with its scopes.
-      </Alert>
-      {/* A block, not an input: an input's line box cut the underscore of `pat_` off in some fonts. */}
-      <Stack gap={4}>
-        <Text size="sm" fw={500} id="new-token-label">
-          Token “{created.token.name}”
-        </Text>
-        <Group gap="sm" wrap="nowrap" align="center">
-          <Code
-            block
-            role="textbox"
-            aria-readonly="true"
-            aria-multiline="true"
-            tabIndex={0}
-            aria-labelledby="new-token-label"
-            style={{
-              flex: 1,
-              minWidth: 0,
-              wordBreak: 'break-all',
-              whiteSpace: 'pre-wrap',
-              fontSize: 'var(--mantine-font-size-sm)',
-            }}
-          >
-            {created.secret}
-          </Code>
-          <CopyButton value={created.secret} timeout={2000}>
-            {({ copied, copy }) => (
-              <Button
-                variant={copied ? 'light' : 'filled'}
-                color={copied ? 'green' : undefined}
-                onClick={copy}
-                leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-                style={{ flexShrink: 0 }}
-              >
-                {copied ? 'Copied' : 'Copy'}
-              </Button>
-            )}
-          </CopyButton>
-        </Group>
-      </Stack>
-      <Text size="sm" c="dimmed">
-        Send it as <code>Authorization: Bearer …</code> to this portal&apos;s API (reference:{' '}
-        <Anchor href="/api/docs" target="_blank" rel="noopener">
-          /api/docs
-        </Anchor>
-        ). Calls outside its scopes answer 403.
-      </Text>
-      <Group justify="flex-end">
-        <Button onClick={onDone}>Done</Button>
-      </Group>
-    </Stack>
   );
 }
