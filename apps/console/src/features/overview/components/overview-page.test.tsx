@@ -29,8 +29,9 @@ describe('OverviewPage', () => {
     const o = anOverview();
     renderOverview({ 'GET /api/console/overview': { status: 200, body: o } });
     expect(await screen.findByText(/those set to cancel at the period end included until they end/)).toBeInTheDocument();
+    // The description is there before the figures answer: wait for the figures themselves.
     expect(
-      screen.getByText(
+      await screen.findByText(
         `${o.pastDueSubscriptions} past due; ${new Intl.NumberFormat().format(o.customers)} customer accounts in all`,
       ),
     ).toBeInTheDocument();
