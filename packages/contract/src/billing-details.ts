@@ -60,6 +60,13 @@ export const TAX_ID_TYPE_LABELS: Record<TaxIdType, string> = {
  */
 export const TAX_ID_STATUSES = ['unchecked', 'pending', 'valid', 'invalid'] as const;
 export type TaxIdStatus = (typeof TAX_ID_STATUSES)[number];
+/** A tax ID's check as staff read it (console); the portal words it for the customer. */
+export const TAX_ID_STATUS_LABELS: Record<TaxIdStatus, string> = {
+  valid: 'Valid (VIES)',
+  pending: 'Being checked (VIES unreachable)',
+  invalid: 'Not valid (VIES)',
+  unchecked: 'Not checked (no registry)',
+};
 
 /** EU VAT number formats after the country prefix (spaces, dots and dashes removed). */
 const EU_VAT_FORMATS: Record<string, { re: RegExp; hint: string }> = {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isStorableText, OpaqueIdSchema, STORABLE_TEXT_MESSAGE } from './common';
 import { QuantitySchema } from './billing';
+import { UpdateBillingDetailsBodySchema } from './billing-details';
 import { LicenseKeySchema } from './licenses';
 
 export const REASON_MAX_LENGTH = 500;
@@ -61,3 +62,14 @@ export const ConsoleInvoiceParamsSchema = z.strictObject({ invoiceId: OpaqueIdSc
 /** What every action answers: done, with what it changed (the customer page is then re-read). */
 export const ActionResultSchema = z.object({ ok: z.literal(true), message: z.string() });
 export type ActionResult = z.infer<typeof ActionResultSchema>;
+
+/**
+ * POST …/customers/{userId}/billing-details: the customer's billing details replaced as a whole, with
+ * the customer's own form's rules (`details` is the body of PUT /api/billing/details). They apply to
+ * later invoices only; issued ones keep the details they were issued with.
+ */
+export const UpdateCustomerBillingDetailsBodySchema = z.strictObject({
+  reason: ReasonSchema,
+  details: UpdateBillingDetailsBodySchema,
+});
+export type UpdateCustomerBillingDetailsBody = z.input<typeof UpdateCustomerBillingDetailsBodySchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BillingDetailsSchema } from './billing-details';
 import { InvoiceSchema, INTERVALS, SUBSCRIPTION_END_REASONS, SUBSCRIPTION_STATUSES } from './billing';
 import { isStorableText, STORABLE_TEXT_MESSAGE } from './common';
 import { LicenseSchema } from './licenses';
@@ -161,5 +162,7 @@ export const ConsoleCustomerSchema = z.object({
   activity: z.array(ConsoleActivitySchema),
   signIns: z.array(ConsoleSignInSchema),
   staffActions: z.array(StaffAuditEntrySchema),
+  /** Who the customer's invoices are made out to (null until given), with the tax ID's check. */
+  billingDetails: BillingDetailsSchema.nullable(),
 });
 export type ConsoleCustomer = z.infer<typeof ConsoleCustomerSchema>;

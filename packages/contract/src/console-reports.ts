@@ -166,3 +166,91 @@ export const ListStaffAuditQuerySchema = PageQuerySchema.extend({
   userId: z.uuid('This customer id is not valid').optional(),
 });
 export const StaffAuditPageSchema = pageOf(StaffAuditEntrySchema);
+
+/** The longest period a tax report covers, in days (a year, leap day included). */
+export const TAX_REPORT_MAX_DAYS = 366;
+const DAY_MS = 86_400_000;
+const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
+/** A real date of the calendar as YYYY-MM-DD (not 2025-02-30). */
+const isCalendarDay = (v: string) => {
+  const d = new Date(`${v}T00:00:00Z`);
+  return DAY_RE.test(v) && !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+};
+const reportDay = (label: string) =>
+  z
+    .string({ error: `Give ${label} as a date (YYYY-MM-DD)` })
+    .regex(DAY_RE, `Give ${label} as a date (YYYY-MM-DD)`)
+    .refine((v) => !DAY_RE.test(v) || isCalendarDay(v), `${label} is not a date of the calendar`);
+/** Days from `from` to `to`, both counted (UTC dates, YYYY-MM-DD). */
+export const daysInPeriod = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / DAY_MS + 1;
+
+/**
+ * GET /api/console/reports/tax?from&to: UTC dates, both included; `format=csv` for a download.
+ * At most TAX_REPORT_MAX_DAYS days, `from` not after `to`.
+ */
+export const TaxReportQuerySchema = z
+  .strictObject({
+    from: reportDay('the start date (from)'),
+    to: reportDay('the end date (to)'),
+    format: optionalEnum(['json', 'csv'] as const, 'format'),
+  })
+  .superRefine((q, ctx) => {
+    if (!isCalendarDay(q.from) || !isCalendarDay(q.to)) return;
+    if (q.from > q.to) {
+      ctx.addIssue({ code: 'custom', path: ['to'], message: 'The start date (from) must be on or before the end date (to)' });
+    } else if (daysInPeriod(q.from, q.to) > TAX_REPORT_MAX_DAYS) {
+      ctx.addIssue({ code: 'custom', path: ['to'], message: `A tax report covers at most ${TAX_REPORT_MAX_DAYS} days` });
+    }
+  });
+export type TaxReportQuery = z.input<typeof TaxReportQuerySchema>;
+
+/** How a sale was taxed (docs/decisions/110-invoicing-and-tax.md); `none`: the seller was not VAT-registered. */
+export const TAX_REPORT_REGIMES = ['domestic', 'eu_consumer', 'reverse_charge', 'export', 'none'] as const;
+export type TaxReportRegime = (typeof TAX_REPORT_REGIMES)[number];
+
+/**
+ * One line of the tax report: the invoices issued in the period for one currency, regime, country
+ * (whose rate applied: the seller's for domestic sales, the buyer's otherwise; null when unknown)
+ * and rate, less the credit notes issued in the period against such invoices. Minor units.
+ */
+export const TaxReportRowSchema = z.object({
+  currency: z.string(),
+  regime: z.enum(TAX_REPORT_REGIMES),
+  country: z.string().nullable(),
+  rateBp: z.number().int(),
+  invoices: z.number().int(),
+  creditNotes: z.number().int(),
+  invoicedNet: z.number().int(),
+  invoicedTax: z.number().int(),
+  creditedNet: z.number().int(),
+  creditedTax: z.number().int(),
+  /** invoicedNet − creditedNet */
+  net: z.number().int(),
+  /** invoicedTax − creditedTax */
+  tax: z.number().int(),
+});
+export type TaxReportRow = z.infer<typeof TaxReportRowSchema>;
+
+/** A currency's totals (net of credit notes): taxed sales and their tax, reverse-charged, exported and untaxed sales. */
+export const TaxReportTotalSchema = z.object({
+  currency: z.string(),
+  /** Net of domestic and EU consumer sales (the ones tax was charged on). */
+  taxedNet: z.number().int(),
+  tax: z.number().int(),
+  reverseChargeNet: z.number().int(),
+  exportNet: z.number().int(),
+  /** Sales while the seller was not VAT-registered (no tax on the invoice). */
+  untaxedNet: z.number().int(),
+  net: z.number().int(),
+  /** net + tax */
+  gross: z.number().int(),
+});
+export type TaxReportTotal = z.infer<typeof TaxReportTotalSchema>;
+
+export const TaxReportSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  rows: z.array(TaxReportRowSchema),
+  totals: z.array(TaxReportTotalSchema),
+});
+export type TaxReport = z.infer<typeof TaxReportSchema>;

@@ -100,6 +100,10 @@ export const CONSOLE_ROUTES = {
   retryPayment: { method: 'POST', path: '/api/console/subscriptions/:subscriptionId/retry-payment', roles: BILLING },
   refundInvoice: { method: 'POST', path: '/api/console/invoices/:invoiceId/refund', roles: BILLING },
   creditInvoice: { method: 'POST', path: '/api/console/invoices/:invoiceId/credit', roles: BILLING },
+  /** The customer's billing details, replaced with a reason (later invoices only). */
+  updateCustomerBillingDetails: { method: 'POST', path: '/api/console/customers/:userId/billing-details', roles: BILLING },
+  /** Tax collected by country and rate, reverse-charged sales and exports for a period (`format=csv`: a download). */
+  getTaxReport: { method: 'GET', path: '/api/console/reports/tax', roles: BILLING },
 
   deleteCustomer: { method: 'POST', path: '/api/console/customers/:userId/delete', roles: OWNER },
 

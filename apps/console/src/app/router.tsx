@@ -21,6 +21,7 @@ const CustomersPage = lazy(() => import('../features/lists/components/customers-
 const SubscriptionsPage = lazy(() => import('../features/lists/components/subscriptions-page'));
 const LicensesPage = lazy(() => import('../features/lists/components/licenses-page'));
 const InvoicesPage = lazy(() => import('../features/lists/components/invoices-page'));
+const TaxReportPage = lazy(() => import('../features/reports/components/tax-report-page'));
 const AuditPage = lazy(() => import('../features/audit/components/audit-page'));
 const StaffPage = lazy(() => import('../features/staff/components/staff-page'));
 const SecurityPage = lazy(() => import('../features/security/components/security-page'));
@@ -53,6 +54,7 @@ export const routes: RouteObject[] = [
       { path: '/subscriptions', element: page(SubscriptionsPage) },
       { path: '/licenses', element: page(LicensesPage) },
       { path: '/invoices', element: page(InvoicesPage) },
+      { path: '/reports/tax', element: page(TaxReportPage) },
       { path: '/audit', element: page(AuditPage) },
       { path: '/staff', element: page(StaffPage) },
       { path: '/security', element: page(SecurityPage) },

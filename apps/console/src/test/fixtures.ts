@@ -92,6 +92,18 @@ export function aCustomer(): ConsoleCustomer {
       },
     ],
     staffActions: [],
+    billingDetails: {
+      legalName: 'Acme GmbH',
+      country: 'DE',
+      line1: 'Hauptstr. 1',
+      line2: null,
+      postalCode: '10115',
+      city: 'Berlin',
+      region: null,
+      taxId: { type: 'eu_vat', value: 'DE123456789', status: 'valid', checkedAt: '2026-01-05T10:00:00Z' },
+      recipients: ['books@acme.example'],
+      updatedAt: '2026-01-05T10:00:00Z',
+    },
   };
 }
 

@@ -31,6 +31,7 @@ import { staffRoutes } from './routes/staff.routes';
 import { staffTokensRoutes } from './routes/staff-tokens.routes';
 import { webhooksRoutes } from './routes/webhooks.routes';
 import { createStaffActions } from './staff-actions';
+import { createTaxReport } from './tax-report';
 import { createStaffAuth, STAFF_ABSOLUTE_MS } from './staff-auth';
 import { createStaffFactors } from './staff-factors';
 import { registerStaffGuard, staffCookie } from './staff-guard';
@@ -154,6 +155,7 @@ export async function buildConsoleApp(config: Config, deps: ConsoleDeps): Promis
     lists: createLists({ db, clock, graceDays: config.payments.graceDays }),
     overview,
     staff,
+    taxReport: createTaxReport({ db }),
   });
 
   await app.register(staffTokensRoutes, { tokens });

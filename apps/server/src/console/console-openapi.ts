@@ -27,6 +27,7 @@ export const CONSOLE_API_TAGS = [
   { name: 'subscriptions', description: 'The subscription list and actions on subscriptions' },
   { name: 'licenses', description: 'The license list and actions on licenses and nodes' },
   { name: 'invoices', description: 'The invoice list, refunds and credit notes' },
+  { name: 'reports', description: 'Reports for the books: the tax report of a period' },
   { name: 'audit', description: 'The staff audit log' },
   { name: 'staff', description: 'The staff and their roles (owners)' },
   { name: 'tokens', description: 'Staff API tokens (owners)' },

@@ -24,7 +24,7 @@ export type CustomerPageDeps = {
   /** PAYMENT_GRACE_DAYS: how long a failing payment keeps the license valid. */
   graceDays: number;
   users: Pick<UserService, 'findById'>;
-  billing: Pick<BillingService, 'listSubscriptions' | 'listInvoices' | 'listPaymentMethods'>;
+  billing: Pick<BillingService, 'listSubscriptions' | 'listInvoices' | 'listPaymentMethods' | 'getBillingDetails'>;
   audit: Pick<AuditService, 'list'>;
   sessions: Pick<SessionService, 'listForUser'>;
   staff: Pick<StaffService, 'listAudit'>;
@@ -42,7 +42,7 @@ export function createCustomerPage(deps: CustomerPageDeps) {
     const user = await deps.users.findById(userId);
     if (!user) throw notFound('The customer');
     const now = clock.now();
-    const [subs, facts, licenses, nodes, cards, activity, sessions, staffActions] = await Promise.all([
+    const [subs, facts, licenses, nodes, cards, activity, sessions, staffActions, billingDetails] = await Promise.all([
       deps.billing.listSubscriptions(userId),
       repo.subscriptionFacts(db, userId),
       repo.licenses(db, userId),
@@ -51,6 +51,7 @@ export function createCustomerPage(deps: CustomerPageDeps) {
       deps.audit.list(userId, 1, RECENT),
       deps.sessions.listForUser(userId),
       deps.staff.listAudit({ userId, page: 1, size: RECENT }),
+      deps.billing.getBillingDetails(userId),
     ]);
     const factOf = new Map(facts.map((f) => [f.providerId, f]));
     const invoices = await Promise.all(subs.map((s) => deps.billing.listInvoices(userId, s.stripeId)));
@@ -110,6 +111,7 @@ export function createCustomerPage(deps: CustomerPageDeps) {
         active: s.expiresAt.getTime() > now.getTime() && s.lastSeenAt.getTime() > idleSince,
       })),
       staffActions: staffActions.items,
+      billingDetails,
     };
   }
 

@@ -1,4 +1,4 @@
-import type { ActionResult } from '@portal/contract';
+import { TAX_ID_STATUS_LABELS, type ActionResult } from '@portal/contract';
 import type { Db, Tx, WithinTx } from '../db/client';
 import type { Clock } from '../lib/clock';
 import { AppError, notFound } from '../lib/errors';
@@ -7,6 +7,7 @@ import type { AuditService } from '../modules/audit/audit.service';
 import type { AuthService } from '../modules/auth/auth.service';
 import type { SessionService } from '../modules/auth/sessions';
 import { formatMoney } from '../modules/billing/billing-documents';
+import type { BillingDetailsInput } from '../modules/billing/billing-details';
 import type { BillingService } from '../modules/billing/billing.service';
 import type { LicenseService } from '../modules/licenses/licenses.service';
 import type { AccountService } from '../modules/users/account.service';
@@ -22,7 +23,10 @@ export type StaffActionsDeps = {
   staff: Pick<StaffService, 'record'>;
   users: Pick<UserService, 'findById'>;
   licenses: Pick<LicenseService, 'setSuspended' | 'extendBy' | 'releaseNode' | 'issue'>;
-  billing: Pick<BillingService, 'cancel' | 'reactivate' | 'cancelNow' | 'refundInvoice' | 'creditInvoice' | 'retryPaymentNow'>;
+  billing: Pick<
+    BillingService,
+    'cancel' | 'reactivate' | 'cancelNow' | 'refundInvoice' | 'creditInvoice' | 'retryPaymentNow' | 'updateBillingDetails'
+  >;
   auth: Pick<AuthService, 'requestLink'>;
   /** The portal's per-address limit on sign-in links (the same counter as the portal's link requests). */
   limitLinkAddress: (email: string) => Promise<void>;
@@ -210,6 +214,26 @@ export function createStaffActions(deps: StaffActionsDeps) {
         audit(tx, why, 'creditInvoice', g.userId, invoiceId, { number: g.number, amount: g.amount, currency: g.currency }),
       );
       return done(`Credited ${formatMoney(r.amount, r.currency)} of invoice ${r.number} to the customer's balance`);
+    },
+
+    /**
+     * The customer's billing details replaced, through the customer's own operation (the same
+     * checks, the same VIES check of a new EU VAT number); later invoices use them, issued ones
+     * keep theirs.
+     */
+    async updateBillingDetails(why: Why, userId: string, details: BillingDetailsInput) {
+      const user = await customer(userId);
+      const saved = await deps.billing.updateBillingDetails(user, details, {
+        actor: STAFF_ACTOR,
+        then: (tx, d) =>
+          audit(tx, why, 'updateCustomerBillingDetails', userId, userId, {
+            country: d.country,
+            legalName: d.legalName,
+            taxId: d.taxId ? { type: d.taxId.type, value: d.taxId.value, status: d.taxId.status } : null,
+          }),
+      });
+      const check = saved.taxId ? ` Tax ID: ${TAX_ID_STATUS_LABELS[saved.taxId.status]}.` : '';
+      return done(`The billing details were saved; invoices from now on use them.${check}`);
     },
 
     /** The customer's own deletion (account.service); the audit row keeps the id, not the person. */

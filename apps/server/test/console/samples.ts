@@ -129,6 +129,21 @@ export const SAMPLES: Record<
     ok: async (fx) => ({ params: { invoiceId: await fx.paidInvoice() }, body: { ...reason, amount: 500 } }),
     bad: (fx) => ({ params: { invoiceId: fx.a.ids.invoiceId! }, body: { ...reason, amount: 0.5 } }),
   },
+  updateCustomerBillingDetails: {
+    ok: (fx) => ({
+      params: { userId: fx.userId },
+      body: {
+        ...reason,
+        details: { legalName: 'Acme GmbH', country: 'DE', line1: 'Hauptstr. 1', postalCode: '10115', city: 'Berlin' },
+      },
+    }),
+    // An address in the United States needs a state: the customer's own form's rule.
+    bad: (fx) => ({ params: { userId: fx.userId }, body: { ...reason, details: { country: 'US', city: 'Boston' } } }),
+  },
+  getTaxReport: {
+    ok: () => ({ query: { from: '2026-01-01', to: '2026-12-31' } }),
+    bad: () => ({ query: { from: '2026-12-31', to: '2026-01-01' } }),
+  },
   deleteCustomer: {
     ok: async (fx) => ({ params: { userId: await fx.customer() }, body: reason }),
     bad: (fx) => ({ params: { userId: fx.userId }, body: { reason: '' } }),

@@ -5,6 +5,7 @@ import {
   IconKey,
   IconLock,
   IconPlugConnected,
+  IconReceiptTax,
   IconRepeat,
   IconUsers,
   IconUserShield,
@@ -31,6 +32,7 @@ export const NAV_GROUPS: ReadonlyArray<{ label: string; entries: readonly NavEnt
       { label: 'Subscriptions', path: '/subscriptions', icon: IconRepeat, route: 'listSubscriptions' },
       { label: 'Licenses', path: '/licenses', icon: IconKey, route: 'listLicenses' },
       { label: 'Invoices', path: '/invoices', icon: IconFileInvoice, route: 'listInvoices' },
+      { label: 'Tax report', path: '/reports/tax', icon: IconReceiptTax, route: 'getTaxReport' },
     ],
   },
   {

@@ -14,6 +14,7 @@ describe('SideNav', () => {
       'Subscriptions',
       'Licenses',
       'Invoices',
+      'Tax report',
       'Audit log',
       'Staff',
       'Security',
@@ -28,6 +29,7 @@ describe('SideNav', () => {
     expect(entries()).not.toContain('Staff');
     expect(entries()).not.toContain('API tokens');
     expect(entries()).not.toContain('Webhooks');
+    expect(entries()).toContain('Tax report');
     expect(screen.getByText('billing@vendor.example')).toBeInTheDocument();
   });
 });

@@ -1,4 +1,10 @@
-import { consolePath, type ActionResult, type ConsoleCustomer, type ConsoleRouteId } from '@portal/contract';
+import {
+  consolePath,
+  type ActionResult,
+  type ConsoleCustomer,
+  type ConsoleRouteId,
+  type UpdateCustomerBillingDetailsBody,
+} from '@portal/contract';
 import { api } from '../../lib/api';
 
 /** The staff actions the customer page offers, by their route id. */
@@ -55,8 +61,13 @@ export const customersApi = api.injectEndpoints({
       refundInvoice: action('refundInvoice'),
       creditInvoice: action('creditInvoice'),
       deleteCustomer: action('deleteCustomer'),
+      /** POST …/customers/{userId}/billing-details: `{ reason, details }`; later invoices use them. */
+      updateCustomerBillingDetails: build.mutation<ActionResult, { userId: string; body: UpdateCustomerBillingDetailsBody }>({
+        query: ({ userId, body }) => ({ url: consolePath('updateCustomerBillingDetails', { userId }), method: 'POST', body }),
+        invalidatesTags: ['Customer', 'Audit'],
+      }),
     };
   },
 });
 
-export const { useGetCustomerQuery } = customersApi;
+export const { useGetCustomerQuery, useUpdateCustomerBillingDetailsMutation } = customersApi;

@@ -13,6 +13,7 @@ import {
   ExtendLicenseBodySchema,
   IssueLicenseBodySchema,
   RefundInvoiceBodySchema,
+  UpdateCustomerBillingDetailsBodySchema,
 } from '@portal/contract';
 import type { StaffActions } from '../staff-actions';
 import type { StaffActor } from '../staff.service';
@@ -114,6 +115,15 @@ export async function actionsRoutes(app: FastifyInstance, { actions }: { actions
       body: CreditInvoiceBodySchema,
     },
     handler: async (req) => actions.creditInvoice(by(req), req.params.invoiceId, req.body.amount),
+  });
+  r.route({
+    ...at('updateCustomerBillingDetails'),
+    schema: {
+      summary: "Replace the customer's billing details (later invoices only; a new EU VAT number is checked with VIES)",
+      ...customer,
+      body: UpdateCustomerBillingDetailsBodySchema,
+    },
+    handler: async (req) => actions.updateBillingDetails(by(req), req.params.userId, req.body.details),
   });
   r.route({
     ...at('deleteCustomer'),

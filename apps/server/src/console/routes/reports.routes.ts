@@ -13,19 +13,24 @@ import {
   ListLicensesQuerySchema,
   ListSubscriptionsQuerySchema,
   OverviewSchema,
+  TaxReportQuerySchema,
+  TaxReportSchema,
+  type TaxReportRow,
 } from '@portal/contract';
 import type { Db } from '../../db/client';
-import { csvLine, csvLines } from '../csv';
+import { csvLine, csvLines, toCsv } from '../csv';
 import { batchAfter, CSV_BATCH_ROWS, type Cursor, type Lists, type Window } from '../lists';
 import type { createOverview } from '../overview';
 import { at, guardedResponses } from '../staff-guard';
 import type { StaffService } from '../staff.service';
+import type { TaxReportService } from '../tax-report';
 
 export type ReportsRoutesDeps = {
   db: Db;
   lists: Lists;
   overview: ReturnType<typeof createOverview>;
   staff: Pick<StaffService, 'record'>;
+  taxReport: TaxReportService;
 };
 
 type ListName = 'customers' | 'subscriptions' | 'licenses' | 'invoices';
@@ -97,6 +102,27 @@ const CSV_COLUMNS = {
   invoices: ['number', 'email', 'status', 'amountDue', 'amountPaid', 'currency', 'created', 'subscriptionId', 'userId', 'id'],
 } as const;
 
+/** The tax report's CSV: its lines, then one `total` line per currency (net and tax of every regime). */
+const TAX_CSV_COLUMNS = [
+  'currency',
+  'regime',
+  'country',
+  'ratePercent',
+  'invoices',
+  'creditNotes',
+  'invoicedNet',
+  'invoicedTax',
+  'creditedNet',
+  'creditedTax',
+  'net',
+  'tax',
+] as const;
+type TaxCsvRow = Omit<TaxReportRow, 'rateBp' | 'regime' | 'country'> & {
+  regime: string;
+  country: string | null;
+  ratePercent: string | null;
+};
+
 const listAnswer = <S extends z.ZodType>(page: S) => ({
   200: z.union([page, z.string()]),
   400: ErrorSchema,
@@ -104,7 +130,7 @@ const listAnswer = <S extends z.ZodType>(page: S) => ({
 });
 
 /** The overview and the lists of customers, subscriptions, licenses and invoices. */
-export async function reportsRoutes(app: FastifyInstance, { db, lists, overview, staff }: ReportsRoutesDeps) {
+export async function reportsRoutes(app: FastifyInstance, { db, lists, overview, staff, taxReport }: ReportsRoutesDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const audit = { db, staff };
 
@@ -152,5 +178,50 @@ export async function reportsRoutes(app: FastifyInstance, { db, lists, overview,
     },
     handler: async (req, reply) =>
       pageOrCsv(req, reply, audit, 'invoices', (w) => lists.listInvoices(req.query, w), CSV_COLUMNS.invoices),
+  });
+
+  r.route({
+    ...at('getTaxReport'),
+    schema: {
+      summary: 'Tax collected by country and rate, reverse-charged sales and exports, less credit notes (local engine)',
+      querystring: TaxReportQuerySchema,
+      response: { 200: z.union([TaxReportSchema, z.string()]), 400: ErrorSchema, ...guardedResponses },
+    },
+    handler: async (req, reply) => {
+      const { from, to, format } = req.query;
+      const report = await taxReport.getTaxReport(from, to);
+      if (format !== 'csv') return report;
+      // An export as the lists' are: who took which period, in the staff audit log before a byte is sent.
+      await staff.record(db, req.staffActor, {
+        action: 'exportTaxReport',
+        reason: '',
+        subject: 'tax-report.csv',
+        data: { filters: { from, to } },
+      });
+      const lines: TaxCsvRow[] = report.rows.map(({ rateBp, ...r }) => ({ ...r, ratePercent: (rateBp / 100).toFixed(2) }));
+      for (const t of report.totals) {
+        const own = report.rows.filter((r) => r.currency === t.currency);
+        const sum = (k: 'invoices' | 'creditNotes' | 'invoicedNet' | 'invoicedTax' | 'creditedNet' | 'creditedTax') =>
+          own.reduce((n, r) => n + r[k], 0);
+        lines.push({
+          currency: t.currency,
+          regime: 'total',
+          country: null,
+          ratePercent: null,
+          invoices: sum('invoices'),
+          creditNotes: sum('creditNotes'),
+          invoicedNet: sum('invoicedNet'),
+          invoicedTax: sum('invoicedTax'),
+          creditedNet: sum('creditedNet'),
+          creditedTax: sum('creditedTax'),
+          net: t.net,
+          tax: t.tax,
+        });
+      }
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="tax-report-${from}-${to}.csv"`)
+        .send(toCsv(lines, TAX_CSV_COLUMNS));
+    },
   });
 }

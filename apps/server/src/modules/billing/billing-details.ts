@@ -82,7 +82,15 @@ export function createBillingDetails(ctx: BillingContext) {
     /** The details as stored, for the invoice's snapshot (in the caller's transaction). */
     findDetails: (tx: Tx, userId: string) => repo.find(tx, userId),
 
-    async updateBillingDetails(user: BillingUser, body: BillingDetailsInput): Promise<BillingDetails> {
+    /**
+     * Replaces the details (the customer's form, or staff in the console: `by.actor` names them in
+     * the activity log and `by.then` writes their audit row in the same transaction).
+     */
+    async updateBillingDetails(
+      user: BillingUser,
+      body: BillingDetailsInput,
+      by: { actor?: string; then?: (tx: Tx, saved: BillingDetails) => Promise<void> } = {},
+    ): Promise<BillingDetails> {
       let taxId: { type: TaxIdType; value: string } | null = null;
       if (body.taxId) {
         const checked = checkTaxId(body.taxId.type, body.taxId.value, body.country);
@@ -136,13 +144,15 @@ export function createBillingDetails(ctx: BillingContext) {
         await ctx.audit.record(tx, {
           type: 'billing_details_updated',
           userId: user.id,
-          actor: user.email,
+          actor: by.actor ?? user.email,
           country: body.country,
           taxId: taxId && status ? { value: taxId.value, status } : null,
         });
-        return row;
+        const details = toBillingDetails(row);
+        await by.then?.(tx, details);
+        return details;
       });
-      return toBillingDetails(saved);
+      return saved;
     },
   };
 }

@@ -6,6 +6,7 @@ import { PageFrame } from '../../../components/page-frame';
 import { ActionDialog, type PendingAction } from '../actions/action-dialog';
 import { useGetCustomerQuery } from '../api';
 import { ActivitySection } from './activity-section';
+import { BillingDetailsCard } from './billing-details-card';
 import { CustomerActions } from './customer-actions';
 import { CustomerSkeleton } from './customer-skeleton';
 import { CustomerSummary } from './customer-summary';
@@ -65,6 +66,7 @@ export default function CustomerPage() {
         <Grid.Col span={{ base: 12, xl: 4 }} order={{ base: -1, xl: 0 }}>
           <SimpleGrid cols={{ base: 1, md: 2, xl: 1 }} spacing="lg">
             <ProfileCard customer={data} />
+            <BillingDetailsCard userId={profile.id} details={data.billingDetails} />
             <SignInsSection signIns={data.signIns} />
           </SimpleGrid>
         </Grid.Col>
