@@ -137,6 +137,24 @@ const ACTIONS: Array<[string, () => Promise<(a: StaffActions) => Promise<unknown
     },
   ],
   [
+    'updateBillingDetails',
+    async () => {
+      const id = await fx.customer();
+      return (a) =>
+        a.updateBillingDetails(why, id, {
+          legalName: 'Client GmbH',
+          country: 'DE',
+          line1: 'Hauptstr. 1',
+          line2: null,
+          postalCode: '10115',
+          city: 'Berlin',
+          region: null,
+          taxId: null,
+          recipients: [],
+        });
+    },
+  ],
+  [
     'deleteCustomer',
     async () => {
       const id = await fx.customer();
