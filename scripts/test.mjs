@@ -166,8 +166,7 @@ for (const r of results)
       : `${r.name}: ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}`,
   );
 // What failed, by name, beside the counts: a long run's log is often read from its end.
-for (const r of results)
-  for (const f of r.failures ?? []) console.log(`FAILED in ${r.name}: ${f.slice(0, 400)}`);
+for (const r of results) for (const f of r.failures ?? []) console.log(`FAILED in ${r.name}: ${f.slice(0, 400)}`);
 const skipped = sum('skipped');
 console.log(`${sum('passed')} passed, ${sum('failed')} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(sum('failed') > 0 || sum('passed') === 0 ? 1 : 0);

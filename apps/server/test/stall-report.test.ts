@@ -18,11 +18,18 @@ describe('reportingStall', () => {
           return true;
         });
       });
-      const answer = reportingStall('closing the thing', () => work, () => 'session 42: idle in transaction', 5);
+      const answer = reportingStall(
+        'closing the thing',
+        () => work,
+        () => 'session 42: idle in transaction',
+        5,
+      );
       await reported;
       finish('closed');
       await expect(answer).resolves.toBe('closed');
-      expect(written.join('')).toMatch(/\[stall\] closing the thing: still pending after \d+ ms\nsession 42: idle in transaction\nactive resources: /);
+      expect(written.join('')).toMatch(
+        /\[stall\] closing the thing: still pending after \d+ ms\nsession 42: idle in transaction\nactive resources: /,
+      );
     } finally {
       spy.mockRestore();
     }
@@ -31,7 +38,14 @@ describe('reportingStall', () => {
   it('says nothing of work that ends in time, and passes its failure on', async () => {
     const spy = vi.spyOn(process.stderr, 'write');
     try {
-      await expect(reportingStall('quick', async () => 1, () => 'never asked', 60_000)).resolves.toBe(1);
+      await expect(
+        reportingStall(
+          'quick',
+          async () => 1,
+          () => 'never asked',
+          60_000,
+        ),
+      ).resolves.toBe(1);
       await expect(reportingStall('failing', () => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
       expect(spy.mock.calls.map(([c]) => String(c)).filter((c) => c.includes('[stall]'))).toEqual([]);
     } finally {
