@@ -67,7 +67,8 @@ export function CopyIcon({ value, label }: { value: string; label: string }) {
           <ActionIcon
             variant="subtle"
             color={copied ? 'green' : 'gray'}
-            size="sm"
+            // 28 px: a tap target of at least 24 by 24 (WCAG 2.2), even beside other targets.
+            size="md"
             aria-label={copied ? 'Copied' : label}
             onClick={(event) => {
               // Inside a clickable row: copying must not also open the row.
@@ -75,7 +76,7 @@ export function CopyIcon({ value, label }: { value: string; label: string }) {
               copy();
             }}
           >
-            {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
+            {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
           </ActionIcon>
         </Tooltip>
       )}

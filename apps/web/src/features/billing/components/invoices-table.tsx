@@ -10,6 +10,8 @@ import { ErrorDisplay, StatusBadge } from '@portal/ui';
 export const INVOICES_PER_PAGE = 10;
 
 const num = { fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' } as const;
+/** A link alone in its cell is a tap target: at least 24 px high (WCAG 2.2), not the text's 20. */
+const tapTarget = { display: 'inline-flex', alignItems: 'center', minHeight: 24 } as const;
 
 /** 'View': the printable invoice page in a new tab. */
 function ViewLink({ url, number }: { url: string | null; number: string }) {
@@ -21,7 +23,7 @@ function ViewLink({ url, number }: { url: string | null; number: string }) {
     );
   }
   return (
-    <Anchor href={url} target="_blank" rel="noopener noreferrer" size="sm">
+    <Anchor href={url} target="_blank" rel="noopener noreferrer" size="sm" style={tapTarget}>
       <Group gap={4} wrap="nowrap" component="span">
         View
         <VisuallyHidden> invoice {number} (opens in a new tab)</VisuallyHidden>
@@ -37,7 +39,7 @@ const pdfOf = (url: string | null) => (url?.startsWith('/api/billing/invoices/')
 /** 'PDF': the invoice or credit note as a PDF download. */
 function PdfLink({ href, label }: { href: string; label: string }) {
   return (
-    <Anchor href={href} download size="sm">
+    <Anchor href={href} download size="sm" style={tapTarget}>
       <Group gap={4} wrap="nowrap" component="span">
         <IconDownload size={14} aria-hidden />
         PDF
