@@ -177,9 +177,10 @@ export function CheckoutCard({ methods, methodsLoading, variant, onSubscribed }:
                       value: 'year',
                       label:
                         saving && saving.percent > 0 ? (
-                          <Group gap={6} justify="center" wrap="nowrap">
+                          // On a phone the badge goes under the words rather than being cut to 'Save …'.
+                          <Group gap={6} justify="center" wrap="wrap" style={{ rowGap: 2 }}>
                             <span>Billed yearly</span>
-                            <Badge size="xs" variant="light" color="green" radius="sm">
+                            <Badge size="xs" variant="light" color="green" radius="sm" style={{ flexShrink: 0 }}>
                               Save {saving.percent}%
                             </Badge>
                           </Group>
