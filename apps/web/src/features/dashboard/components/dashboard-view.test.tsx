@@ -1,4 +1,5 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DownloadInfo, LicenseSummary, PaymentMethod, Subscription, SupportInfo } from '@portal/contract';
 import { aSubscription } from '../../../test/fixtures';
@@ -159,6 +160,23 @@ describe('DashboardView', () => {
     expect(screen.queryByLabelText('Loading the dashboard')).toBeNull();
     expect(screen.getByLabelText('Loading the latest ISO')).toBeInTheDocument();
     expect(screen.getByText('Support is unavailable')).toBeInTheDocument();
+  });
+
+  it('says one failure once for the page, with one Retry that fetches every failed read again', async () => {
+    const refetches = [vi.fn(), vi.fn(), vi.fn()];
+    renderView(
+      {
+        subscriptions: { ...failed<Subscription[]>('Service Unavailable'), refetch: refetches[0] },
+        support: { ...failed<SupportInfo>('Service Unavailable'), refetch: refetches[1] },
+        download: { ...failed<DownloadInfo>('Service Unavailable'), refetch: refetches[2] },
+      },
+      { status: 503, body: { message: 'Service Unavailable', code: 'UNAVAILABLE' } },
+    );
+    await waitFor(() => expect(screen.getAllByRole('alert')).toHaveLength(1));
+    expect(screen.getByRole('alert')).toHaveTextContent('Error: Service Unavailable');
+    expect(screen.queryByRole('region', { name: 'Support' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    for (const refetch of refetches) expect(refetch).toHaveBeenCalledTimes(1);
   });
 
   it('offers Retry on a card whose read failed, and fetches again', async () => {

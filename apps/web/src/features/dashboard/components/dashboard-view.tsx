@@ -3,6 +3,7 @@ import { Alert, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Text } from '
 import { IconAlertCircle, IconAlertTriangle, IconCalendarEvent } from '@tabler/icons-react';
 import type { DownloadInfo, LicenseSummary, PaymentMethod, Subscription, SupportInfo } from '@portal/contract';
 import { Link } from 'react-router';
+import { ErrorDisplay, errorMessage } from '@portal/ui';
 import { PageFrame } from '../../../components/page-frame';
 import { PAGES } from '../../../lib/pages';
 import { useAppSelector } from '../../../lib/state/hooks';
@@ -49,6 +50,10 @@ export function DashboardView({ subscriptions, paymentMethods, support, download
   // license figures: until both first answer, one skeleton holds the page, so nothing moves once
   // they arrive (no layout shift).
   const firstLoad = subscriptions.isLoading || summary.isLoading;
+  // One failure (the network, the server down) is said once for the page, with one Retry, not
+  // once per card; cards whose reads failed differently keep their own error display.
+  const shared = sharedFailure([summary, subscriptions, support, download]);
+  const shown = (read: Loadable<unknown>) => !shared?.reads.includes(read);
 
   return (
     <PageFrame
@@ -57,6 +62,14 @@ export function DashboardView({ subscriptions, paymentMethods, support, download
       description="Your licenses, subscription, support and downloads at a glance."
     >
       {firstLoad ? <DashboardSkeleton /> : null}
+
+      {!firstLoad && shared ? (
+        <ErrorDisplay
+          error={shared.error}
+          onRetry={() => shared.reads.forEach((r) => r.refetch?.())}
+          retrying={shared.reads.some((r) => r.isFetching)}
+        />
+      ) : null}
 
       {!firstLoad && warnings.length > 0 ? (
         <Stack gap="sm" component="section" aria-label="Needs your attention">
@@ -70,14 +83,24 @@ export function DashboardView({ subscriptions, paymentMethods, support, download
 
       {firstLoad ? null : (
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
-          <LicensesCard summary={summary} />
-          <SubscriptionsCard subscriptions={subscriptions} now={now} offerPlan={!steps} />
-          <SupportCard support={support} />
-          <DownloadCard download={download} />
+          {shown(summary) ? <LicensesCard summary={summary} /> : null}
+          {shown(subscriptions) ? <SubscriptionsCard subscriptions={subscriptions} now={now} offerPlan={!steps} /> : null}
+          {shown(support) ? <SupportCard support={support} /> : null}
+          {shown(download) ? <DownloadCard download={download} /> : null}
         </SimpleGrid>
       )}
     </PageFrame>
   );
+}
+
+/** The reads that failed with one same message, when more than one did; null otherwise. */
+export function sharedFailure(reads: Loadable<unknown>[]): { error: unknown; reads: Loadable<unknown>[] } | null {
+  const failed = reads.filter((r) => r.data === undefined && !r.isLoading && r.error !== undefined && r.error !== null);
+  for (const first of failed) {
+    const same = failed.filter((r) => errorMessage(r.error) === errorMessage(first.error));
+    if (same.length > 1) return { error: first.error, reads: same };
+  }
+  return null;
 }
 
 const WARNING_LOOK = {
