@@ -44,6 +44,8 @@ describe('download ISO page', () => {
     // A fresh load at phone width: the menu is a closed drawer from the start (no transition on screen).
     await page.reload();
     await page.getByRole('button', { name: /open menu/i }).waitFor();
+    // The page with its content, not its skeleton.
+    await page.getByRole('heading', { name: 'Installer ISO' }).waitFor();
     await screenshot(page, 'download-390');
     expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
     // The commands keep one line each (never broken inside the URL or the checksum): two lines

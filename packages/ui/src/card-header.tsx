@@ -24,8 +24,9 @@ export interface CardHeaderProps {
 export function CardHeader({ icon, title, description, action, titleId, order = 2 }: CardHeaderProps) {
   return (
     // The action moves under the title when both do not fit on one line (a phone, a long description).
+    // A description keeps room to read (15 rem): beside a badge on a phone it was squeezed into five lines.
     <Group justify="space-between" align="flex-start" gap="sm" wrap="wrap" data-card-header="">
-      <Group gap="sm" wrap="nowrap" align="flex-start" style={{ flex: '1 1 0', minWidth: 180 }}>
+      <Group gap="sm" wrap="nowrap" align="flex-start" style={{ flex: '1 1 0', minWidth: description ? '15rem' : 180 }}>
         {icon ? (
           <ThemeIcon variant="light" radius="md" size={32} style={{ flexShrink: 0 }} aria-hidden>
             {icon}
