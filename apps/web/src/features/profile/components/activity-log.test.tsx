@@ -1,9 +1,9 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuditEvent, Page } from '@portal/contract';
 import { ada, renderRoutes, userState } from '../../../test/render';
-import { ActivityLog } from './activity-log';
+import { ActivityLog, breakableNames } from './activity-log';
 import { fakeFetch } from '@portal/ui/test';
 
 const at = new Date(Date.now() - 5 * 60_000).toISOString();
@@ -54,5 +54,13 @@ describe('ActivityLog', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Error: Internal Server Error');
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     await waitFor(() => expect(fake.calls.length).toBeGreaterThanOrEqual(2));
+  });
+});
+
+describe('breakableNames', () => {
+  it('lets a hostname wrap after its dots, never an amount', () => {
+    const { container } = render(<p>{breakableNames('Activated node pve-01.cluster.example.com; paid $75.00.')}</p>);
+    expect(container.innerHTML).toBe('<p>Activated node pve-01.<wbr>cluster.<wbr>example.<wbr>com; paid $75.00.</p>');
+    expect(container.textContent).toBe('Activated node pve-01.cluster.example.com; paid $75.00.');
   });
 });

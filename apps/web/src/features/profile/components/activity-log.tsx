@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Group, Pagination, Stack, Table, Text, Tooltip } from '@mantine/core';
 import {
   IconApi,
@@ -139,12 +139,21 @@ function ActivityRow({ event, now }: { event: AuditEvent; now: Date }) {
           <Icon size={16} stroke={1.6} aria-hidden style={{ flexShrink: 0, opacity: 0.7, marginTop: 2 }} />
           {/* Dates inside the server's sentence read in the same style and locale as every other date. */}
           <Text size="sm" style={{ minWidth: 0, overflowWrap: 'break-word' }}>
-            {localizeDates(event.summary)}
+            {breakableNames(localizeDates(event.summary))}
           </Text>
         </Group>
       </Table.Td>
     </Table.Tr>
   );
+}
+
+/**
+ * A hostname ('pve-01.cluster.example.com') may wrap after a dot followed by a letter, as well as
+ * after its hyphens, so a phone does not cut it into arbitrary fragments; amounts ('$75.00') keep
+ * their dot.
+ */
+export function breakableNames(text: string): ReactNode[] {
+  return text.split(/(?<=\.)(?=[A-Za-z])/).flatMap((part, i) => (i === 0 ? [part] : [<wbr key={i} />, part]));
 }
 
 function ActivitySkeleton() {
