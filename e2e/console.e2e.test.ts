@@ -1,6 +1,6 @@
 import { expectAccessible } from './axe';
 import { consoleTarget, consoleUrl, describe, expect, it } from './console-fixtures';
-import { latestSignInLink, outboxMark, transitionsDone, uniqueEmail } from './fixtures';
+import { latestSignInLink, outboxMark, screenshot, transitionsDone, uniqueEmail } from './fixtures';
 import { CONSOLE_OWNER } from './portal-server';
 
 /**
@@ -42,6 +42,10 @@ describe('vendor console', () => {
     await search.fill(buyer.licenseKey.slice(0, 11));
     const hit = page.getByRole('option', { name: new RegExp(buyer.licenseKey) });
     await hit.waitFor();
+    // The first result is selected (Enter opens it): its second line stays readable on the blue.
+    await transitionsDone(page);
+    await expectAccessible(page, 'console search, the first result selected');
+    await screenshot(page, 'console-search-selected');
     await search.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Grace Hopper' }).waitFor();
     const licenses = page.getByRole('region', { name: 'Licenses' });

@@ -37,6 +37,12 @@ describe('OverviewPage', () => {
     ).toBeInTheDocument();
   });
 
+  it('counts one customer account and one license in the singular', async () => {
+    renderOverview({ 'GET /api/console/overview': { status: 200, body: { ...anOverview(), customers: 1, activeLicenses: 1 } } });
+    expect(await screen.findByText(/1 customer account in all$/)).toBeInTheDocument();
+    expect(screen.getByText('on 1 active license')).toBeInTheDocument();
+  });
+
   it('shows the MRR at risk beside the failed payments, with a link to the failing subscriptions', async () => {
     renderOverview({ 'GET /api/console/overview': { status: 200, body: { ...anOverview(), mrrAtRisk: 1_234_567_890 } } });
     expect(await screen.findByText('MRR at risk')).toBeInTheDocument();

@@ -20,6 +20,8 @@ import { OverviewCharts } from './overview-charts';
 import { ErrorDisplay } from '@portal/ui';
 
 const count = (n: number) => new Intl.NumberFormat().format(n);
+/** '1 customer account', '1,204 customer accounts'. */
+const counted = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
 
 function trend(change: number | null): string {
   if (change === null) return 'No earlier month to compare';
@@ -41,13 +43,13 @@ const ROWS: ReadonlyArray<{ cols: SimpleGridProps['cols']; tiles: (o: Overview) 
       {
         label: 'Active subscriptions',
         value: count(o.activeSubscriptions),
-        hint: `${count(o.pastDueSubscriptions)} past due; ${count(o.customers)} customer accounts in all`,
+        hint: `${count(o.pastDueSubscriptions)} past due; ${counted(o.customers, 'customer account', 'customer accounts')} in all`,
         icon: <IconRepeat size={16} />,
       },
       {
         label: 'Active nodes',
         value: count(o.activeNodes),
-        hint: `on ${count(o.activeLicenses)} active licenses`,
+        hint: `on ${counted(o.activeLicenses, 'active license', 'active licenses')}`,
         icon: <IconServer size={16} />,
       },
     ],

@@ -32,7 +32,9 @@ export function ResultOption({ result }: { result: SearchResult }) {
           {result.label}
         </Text>
         {result.kind !== 'customer' || result.customer !== result.label ? (
-          <Text size="xs" c="dimmed" truncate>
+          // The option's own colour, lighter: readable on the selected row's blue as on white
+          // (the theme's dimmed grey was dark blue on blue there).
+          <Text size="xs" c="inherit" opacity={0.85} truncate>
             {result.customer}
           </Text>
         ) : null}
