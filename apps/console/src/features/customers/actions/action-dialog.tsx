@@ -26,6 +26,12 @@ export interface ActionDialogProps {
 }
 
 /** The dialog of every staff action: what will happen, its own fields, and the reason it needs. */
+/** '$' for usd, '€' for eur: the sign beside an amount typed in the currency's major unit. */
+export function currencySymbol(currency: string): string {
+  const parts = new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).formatToParts(0);
+  return parts.find((p) => p.type === 'currency')?.value ?? currency.toUpperCase();
+}
+
 export function ActionDialog({ action, onClose, onDone }: ActionDialogProps) {
   return (
     <Modal opened={action !== null} onClose={onClose} title={action ? ACTION_COPY[action.route].title : ''} size="md">
@@ -109,7 +115,8 @@ function ActionForm({
         ) : null}
         {copy.fields.includes('amount') && action.paid ? (
           <NumberInput
-            label={action.route === 'creditInvoice' ? 'Amount to credit' : 'Amount to refund'}
+            label={`${action.route === 'creditInvoice' ? 'Amount to credit' : 'Amount to refund'} (${action.paid.currency.toUpperCase()})`}
+            leftSection={currencySymbol(action.paid.currency)}
             description={`Up to ${formatMoney(action.paid.amount, action.paid.currency)}, the amount paid, less what was refunded or credited`}
             min={0.01}
             max={action.paid.amount / 100}

@@ -30,7 +30,9 @@ describe('invoice actions', () => {
     expect(await screen.findByRole('menuitem', { name: 'Refund…' })).toBeInTheDocument();
     await userEvent.click(screen.getByRole('menuitem', { name: 'Credit to balance…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Credit invoice' });
-    const amount = within(dialog).getByRole('textbox', { name: /Amount to credit/ });
+    const amount = within(dialog).getByRole('textbox', { name: /Amount to credit \(USD\)/ });
+    // The currency's sign beside the amount, as people type money.
+    expect(within(dialog).getByText('$')).toBeInTheDocument();
     await userEvent.clear(amount);
     await userEvent.type(amount, '12.5');
     await userEvent.type(within(dialog).getByRole('textbox', { name: /Reason/ }), 'Outage on the 3rd');
