@@ -13,6 +13,8 @@ export interface ActionCopy {
   fields: readonly ActionField[];
   /** The toast after it worked. */
   done: string;
+  /** An example reason for this action, the reason field's placeholder. */
+  example: string;
 }
 
 /** Every staff action's words: one place, so the menu, the dialog and the toast agree. */
@@ -24,6 +26,7 @@ export const ACTION_COPY: Record<ActionRoute, ActionCopy> = {
     danger: true,
     fields: [],
     done: 'License suspended',
+    example: 'Ticket #4821: chargeback opened on the last invoice',
   },
   resumeLicense: {
     title: 'Resume license',
@@ -32,6 +35,7 @@ export const ACTION_COPY: Record<ActionRoute, ActionCopy> = {
     danger: false,
     fields: [],
     done: 'License resumed',
+    example: 'Ticket #4821: chargeback withdrawn by the bank',
   },
   extendLicense: {
     title: 'Extend license',
@@ -40,6 +44,7 @@ export const ACTION_COPY: Record<ActionRoute, ActionCopy> = {
     danger: false,
     fields: ['days'],
     done: 'License extended',
+    example: 'Ticket #4822: card being replaced, 14 days of grace',
   },
   releaseNode: {
     title: 'Release node',
@@ -48,6 +53,7 @@ export const ACTION_COPY: Record<ActionRoute, ActionCopy> = {
     danger: true,
     fields: [],
     done: 'Node released',
+    example: 'Ticket #4823: machine retired, customer cannot reach it',
   },
   issueLicense: {
     title: 'Issue complimentary license',
@@ -56,6 +62,7 @@ export const ACTION_COPY: Record<ActionRoute, ActionCopy> = {
     danger: false,
     fields: ['maxNodes', 'days'],
     done: 'License issued',
+    example: 'Partner evaluation agreed by sales, ticket #4824',
   },
   sendSignInLink: {
     title: 'Send sign-in link',
@@ -64,6 +71,7 @@ export const ACTION_COPY: Record<ActionRoute, ActionCopy> = {
     danger: false,
     fields: [],
     done: 'Sign-in link sent',
+    example: 'Ticket #4825: customer says the last link never arrived',
   },
   endSessions: {
     title: 'End all sessions',
@@ -72,6 +80,7 @@ export const ACTION_COPY: Record<ActionRoute, ActionCopy> = {
     danger: true,
     fields: [],
     done: 'Sessions ended',
+    example: 'Ticket #4826: laptop stolen, customer asked to sign out everywhere',
   },
   cancelAtPeriodEnd: {
     title: 'Cancel at period end',
@@ -80,6 +89,7 @@ export const ACTION_COPY: Record<ActionRoute, ActionCopy> = {
     danger: true,
     fields: [],
     done: 'Subscription set to cancel at period end',
+    example: 'Ticket #4827: customer asked by phone to stop renewing',
   },
   reactivateSubscription: {
     title: 'Re-activate subscription',
@@ -88,6 +98,7 @@ export const ACTION_COPY: Record<ActionRoute, ActionCopy> = {
     danger: false,
     fields: [],
     done: 'Subscription re-activated',
+    example: 'Ticket #4828: customer changed their mind before the period ended',
   },
   cancelNow: {
     title: 'Cancel now',
@@ -96,6 +107,7 @@ export const ACTION_COPY: Record<ActionRoute, ActionCopy> = {
     danger: true,
     fields: [],
     done: 'Subscription cancelled',
+    example: 'Ticket #4829: duplicate subscription bought by mistake',
   },
   retryPayment: {
     title: 'Retry payment now',
@@ -105,6 +117,7 @@ export const ACTION_COPY: Record<ActionRoute, ActionCopy> = {
     danger: false,
     fields: [],
     done: 'Payment received',
+    example: 'Ticket #4830: customer says the card works again',
   },
   refundInvoice: {
     title: 'Refund invoice',
@@ -113,6 +126,7 @@ export const ACTION_COPY: Record<ActionRoute, ActionCopy> = {
     danger: true,
     fields: ['amount'],
     done: 'Refund issued',
+    example: 'Ticket #4831: charged twice for the same period',
   },
   creditInvoice: {
     title: 'Credit invoice',
@@ -122,6 +136,7 @@ export const ACTION_COPY: Record<ActionRoute, ActionCopy> = {
     danger: false,
     fields: ['amount'],
     done: 'Credit added',
+    example: 'Ticket #4832: outage on the 3rd, one day credited',
   },
   deleteCustomer: {
     title: 'Delete customer',
@@ -131,5 +146,6 @@ export const ACTION_COPY: Record<ActionRoute, ActionCopy> = {
     danger: true,
     fields: ['confirmEmail'],
     done: 'Customer deleted',
+    example: 'Ticket #4833: written request to delete the account (GDPR art. 17)',
   },
 };

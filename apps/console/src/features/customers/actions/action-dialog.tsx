@@ -129,7 +129,7 @@ function ActionForm({
         <Textarea
           label="Reason"
           description="Kept in the staff audit log with your address and the time."
-          placeholder="e.g. Ticket #4821: customer asked for a grace period while their card is replaced"
+          placeholder={`e.g. ${copy.example}`}
           autosize
           minRows={3}
           maxLength={REASON_MAX_LENGTH}

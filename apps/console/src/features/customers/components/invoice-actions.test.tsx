@@ -33,6 +33,11 @@ describe('invoice actions', () => {
     const amount = within(dialog).getByRole('textbox', { name: /Amount to credit \(USD\)/ });
     // The currency's sign beside the amount, as people type money.
     expect(within(dialog).getByText('$')).toBeInTheDocument();
+    // The example reason is one for this action.
+    expect(within(dialog).getByRole('textbox', { name: /Reason/ })).toHaveAttribute(
+      'placeholder',
+      'e.g. Ticket #4832: outage on the 3rd, one day credited',
+    );
     await userEvent.clear(amount);
     await userEvent.type(amount, '12.5');
     await userEvent.type(within(dialog).getByRole('textbox', { name: /Reason/ }), 'Outage on the 3rd');
