@@ -54,6 +54,16 @@ export function createInvoicesAndExport(
     return Promise.all(rows.map(async (r) => toSubscription(r, keys.get(r.id) ?? null, await ctx.paymentFailing(db, r))));
   }
 
+  async function invoicePdfForStaff(invoiceId: string): Promise<{ filename: string; pdf: Buffer }> {
+    const inv = await ctx.local.invoiceById(db, invoiceId);
+    if (!inv) throw notFound('The invoice');
+    const given = (await ctx.local.refundedTotals(db, [inv.id])).get(inv.id);
+    return {
+      filename: `${inv.number}.pdf`,
+      pdf: await renderPdf(invoicePdfInput(inv, ctx.config.brand.name, given?.refunded ?? 0)),
+    };
+  }
+
   return {
     listSubscriptions,
 
@@ -93,14 +103,12 @@ export function createInvoicesAndExport(
     },
 
     /** Any customer's invoice of the built-in engine as its PDF, the same bytes the customer gets (the console). */
-    async invoicePdfForStaff(invoiceId: string): Promise<{ filename: string; pdf: Buffer }> {
-      const inv = await ctx.local.invoiceById(db, invoiceId);
-      if (!inv) throw notFound('The invoice');
-      const given = (await ctx.local.refundedTotals(db, [inv.id])).get(inv.id);
-      return {
-        filename: `${inv.number}.pdf`,
-        pdf: await renderPdf(invoicePdfInput(inv, ctx.config.brand.name, given?.refunded ?? 0)),
-      };
+    invoicePdfForStaff,
+
+    /** An invoice of the built-in engine as an e-mail's attachment (its PDF, the bytes of its download). */
+    async invoiceAttachment(invoiceId: string): Promise<{ filename: string; content: Buffer; contentType: string }> {
+      const { filename, pdf } = await invoicePdfForStaff(invoiceId);
+      return { filename, content: pdf, contentType: 'application/pdf' };
     },
 
     /** A credit note as a PDF (built-in engine). */

@@ -73,8 +73,14 @@ const to = z.string().min(3);
 /** Shown in the log by the file mailer (the sign-in link), so a local start needs no mail server. */
 const logHint = z.string().optional();
 
+/**
+ * A document of the built-in engine sent with the message, rendered from its stored record when
+ * the message is sent (the same bytes as its download); the row holds its id, never the file.
+ */
+const attach = z.array(z.object({ kind: z.literal('invoice'), id: z.string().min(1) })).optional();
+
 const entry = <T extends TemplateName>(name: T) =>
-  z.object({ to, template: z.literal(name), data: TEMPLATE_DATA[name], logHint });
+  z.object({ to, template: z.literal(name), data: TEMPLATE_DATA[name], logHint, attach });
 
 /** An e-mail as queued before templates: already rendered. Rows of this shape may still be queued. */
 export const RenderedMailSchema = z.object({ to, subject: z.string(), text: z.string(), html: z.string(), logHint });
