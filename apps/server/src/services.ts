@@ -80,7 +80,7 @@ export function createServices(deps: ServiceDeps) {
     const msg = await renderEmailJob(p, emailLook);
     const documents = 'template' in p ? (p.attach ?? []) : [];
     // A document is rendered now from its stored record: the same bytes as its download.
-    const attachments = await Promise.all(documents.map((d) => billing.invoiceAttachment(d.id)));
+    const attachments = await Promise.all(documents.map((d) => billing.documentAttachment(d)));
     await mailer.send(attachments.length ? { ...msg, attachments } : msg);
   });
   const products = createProductService({ ...deps, billing, licenses });

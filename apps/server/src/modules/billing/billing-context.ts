@@ -133,12 +133,6 @@ export function createBillingContext(deps: BillingDeps) {
     if (row.provider === 'stripe' && config.stripe?.sendsReceipts) return;
     // The built-in engine's invoice goes with it as its PDF (Stripe's receipt links its hosted invoice).
     const attach = row.provider === 'local' ? [{ kind: 'invoice' as const, id: inv.id }] : undefined;
-    // The account's address, then each extra recipient of the billing details as they are now, each
-    // its own message (ADR 114): no recipient sees the others' addresses, and one that fails is
-    // retried alone.
-    const details = await billingDetailsRepository.find(tx, billTo.userId);
-    const addresses = new Map<string, string>([[billTo.email.toLowerCase(), billTo.email]]);
-    for (const r of details?.recipients ?? []) if (!addresses.has(r.toLowerCase())) addresses.set(r.toLowerCase(), r);
     const data = {
       number: inv.number,
       amountPaid: inv.amountPaid,
@@ -154,7 +148,21 @@ export function createBillingContext(deps: BillingDeps) {
       })),
       url: inv.url === null ? billingUrl : inv.url.startsWith('/') ? `${config.publicUrl}${inv.url}` : inv.url,
     };
-    for (const to of addresses.values()) await sendMail(tx, { to, template: 'receipt', data, ...(attach ? { attach } : {}) });
+    for (const to of await billingAddressesOf(tx, billTo)) {
+      await sendMail(tx, { to, template: 'receipt', data, ...(attach ? { attach } : {}) });
+    }
+  }
+
+  /**
+   * Where a billing document goes: the account's address, then each extra recipient of the billing
+   * details as they are now, each its own message (ADR 114): no recipient sees the others'
+   * addresses, and one that fails is retried alone.
+   */
+  async function billingAddressesOf(tx: Tx, billTo: Pick<BillTo, 'userId' | 'email'>): Promise<string[]> {
+    const details = await billingDetailsRepository.find(tx, billTo.userId);
+    const addresses = new Map<string, string>([[billTo.email.toLowerCase(), billTo.email]]);
+    for (const r of details?.recipients ?? []) if (!addresses.has(r.toLowerCase())) addresses.set(r.toLowerCase(), r);
+    return [...addresses.values()];
   }
 
   async function billToFor(tx: Tx, userId: string | null): Promise<BillTo | undefined> {
@@ -246,6 +254,7 @@ export function createBillingContext(deps: BillingDeps) {
     applyState,
     sendMail,
     sendReceipt,
+    billingAddressesOf,
     sendsDunningOf,
     openInvoiceOf,
     billToFor,

@@ -63,7 +63,7 @@ export function createBillingService(deps: BillingDeps) {
     invoiceDocument: documents.invoiceDocument,
     invoicePdf: documents.invoicePdf,
     invoicePdfForStaff: documents.invoicePdfForStaff,
-    invoiceAttachment: documents.invoiceAttachment,
+    documentAttachment: documents.documentAttachment,
     creditNotePdf: documents.creditNotePdf,
     exportForUser: documents.exportForUser,
     cancelAllNowForUser: documents.cancelAllNowForUser,

@@ -3,26 +3,30 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp } from '../../../test/helpers';
+import { eq } from 'drizzle-orm';
+import { creditNotes } from '../../db/schema/index';
+import { buildConsoleTestApp, type ConsoleTestApp } from '../../../test/console-helpers';
 import { parseMail, startSmtpReceiver, type SmtpReceiver } from '../../../test/smtp-receiver';
 import { addCard, checkout, DAY, flushOutbox, invoicesOf, signIn } from './billing-test-helpers';
-
-type TestApp = Awaited<ReturnType<typeof buildTestApp>>;
 
 /**
  * Receipts of the built-in engine, through a real SMTP server: each carries its invoice's PDF (the
  * bytes of its download) and goes to the account's address and, as separate messages, to every
  * extra invoice recipient of the billing details as they are when the receipt is sent (ADR 114).
+ * A refund or credit in the console e-mails its credit note the same way.
  */
 
-let t: TestApp;
+let t: ConsoleTestApp;
+let staff: string;
 let rx: SmtpReceiver;
 const dir = mkdtempSync(path.join(tmpdir(), 'receipt-pdf-'));
 const START = new Date('2025-03-01T10:00:00.000Z');
 
 beforeAll(async () => {
   rx = await startSmtpReceiver();
-  t = await buildTestApp({ SMTP_URL: rx.url, MAIL_FROM: 'Portal <billing@portal.test>', CURRENCY: 'eur' });
+  t = await buildConsoleTestApp({ SMTP_URL: rx.url, MAIL_FROM: 'Portal <billing@portal.test>', CURRENCY: 'eur' });
+  await t.addStaff('money@vendor.example', 'billing');
+  staff = await t.signInStaff('money@vendor.example');
 });
 afterAll(async () => {
   await t?.close();
@@ -39,33 +43,40 @@ function textOf(pdf: Buffer, name: string): string {
 const putDetails = (cookie: string, recipients: string[]) =>
   t.app.inject({ method: 'PUT', url: '/api/billing/details', headers: { cookie }, payload: { country: 'DE', recipients } });
 
-/** The receipts of an invoice the SMTP server received, by the address they were delivered to. */
-function receiptsOf(number: string) {
+/** The messages the SMTP server received with this subject. */
+function received(subject: string) {
   return rx.messages
     .map((m) => ({ envelopeTo: m.envelopeTo, mail: parseMail(m.raw) }))
-    .filter((m) => m.mail.headers.get('subject') === `Your receipt for invoice ${number}`);
+    .filter((m) => m.mail.headers.get('subject') === subject);
 }
 
 /** Checks that each receipt of the invoice carries the PDF the customer downloads, and answers where they went. */
-async function expectReceipts(cookie: string, invoice: { id: string; number: string }) {
-  const res = await t.app.inject({ method: 'GET', url: `/api/billing/invoices/${invoice.id}/pdf`, headers: { cookie } });
+const expectReceipts = (cookie: string, invoice: { id: string; number: string }) =>
+  expectDocumentMails(
+    cookie,
+    `Your receipt for invoice ${invoice.number}`,
+    `/api/billing/invoices/${invoice.id}/pdf`,
+    invoice.number,
+  );
+
+/** Checks each message of `subject`: one address, the document's PDF as downloaded; answers where they went. */
+async function expectDocumentMails(cookie: string, subject: string, download: string, number: string) {
+  const res = await t.app.inject({ method: 'GET', url: download, headers: { cookie } });
   expect(res.statusCode).toBe(200);
-  const download = res.rawPayload;
-  const received = receiptsOf(invoice.number);
-  for (const { envelopeTo, mail } of received) {
+  const mails = received(subject);
+  for (const { envelopeTo, mail } of mails) {
     // One address per message: no recipient sees another's.
     expect(envelopeTo).toHaveLength(1);
     expect(mail.headers.get('to')).toBe(envelopeTo[0]);
     expect(mail.headers.has('cc')).toBe(false);
     const pdfs = mail.parts.filter((p) => p.contentType === 'application/pdf');
     expect(pdfs).toHaveLength(1);
-    expect(pdfs[0]!.filename).toBe(`${invoice.number}.pdf`);
-    expect(pdfs[0]!.bytes.equals(download)).toBe(true);
-    expect(textOf(pdfs[0]!.bytes, `${invoice.number}-${envelopeTo[0]}`)).toContain(invoice.number);
-    // The text parts still say what was paid.
-    expect(mail.parts.find((p) => p.contentType === 'text/plain')?.body).toContain(invoice.number);
+    expect(pdfs[0]!.filename).toBe(`${number}.pdf`);
+    expect(pdfs[0]!.bytes.equals(res.rawPayload)).toBe(true);
+    expect(textOf(pdfs[0]!.bytes, `${number}-${envelopeTo[0]}`)).toContain(number);
+    expect(mail.parts.find((p) => p.contentType === 'text/plain')?.body).toContain(number);
   }
-  return received.map((r) => r.envelopeTo[0]).sort();
+  return mails.map((r) => r.envelopeTo[0]).sort();
 }
 
 async function buy(email: string, recipients: string[] | null) {
@@ -81,7 +92,7 @@ async function buy(email: string, recipients: string[] | null) {
   return { cookie, stripeId, invoice: invoice! };
 }
 
-describe('receipt e-mails of the built-in engine', () => {
+describe('receipts and credit notes of the built-in engine by e-mail', () => {
   it('go to the account and to each invoice recipient, each with the invoice PDF of the download', async () => {
     const { cookie, invoice } = await buy('owner-r@example.com', ['ap@example.com', 'cfo@example.com']);
     expect(await expectReceipts(cookie, invoice)).toEqual(['ap@example.com', 'cfo@example.com', 'owner-r@example.com']);
@@ -107,5 +118,26 @@ describe('receipt e-mails of the built-in engine', () => {
     // The session of a month ago has expired: the owner signs in again to download the renewal's invoice.
     const later = await signIn(t, 'renew-r@example.com');
     expect(await expectReceipts(later, renewal)).toEqual(['controller@example.com', 'new-ap@example.com', 'renew-r@example.com']);
+  });
+
+  it('of a refund in the console: the credit note with its PDF, to the account and each recipient', async () => {
+    const { cookie, invoice } = await buy('refund-r@example.com', ['ap-refund@example.com']);
+    const refund = await t.consoleApp.inject({
+      method: 'POST',
+      url: `/api/console/invoices/${invoice.id}/refund`,
+      headers: { cookie: staff },
+      payload: { reason: 'Goodwill, ticket #7', amount: 500 },
+    });
+    expect(refund.statusCode, refund.body).toBe(200);
+    await flushOutbox(t);
+    const [note] = await t.db.select().from(creditNotes).where(eq(creditNotes.invoiceId, invoice.id));
+    expect(
+      await expectDocumentMails(
+        cookie,
+        `Credit note ${note!.number} for invoice ${invoice.number}`,
+        `/api/billing/credit-notes/${note!.id}/pdf`,
+        note!.number,
+      ),
+    ).toEqual(['ap-refund@example.com', 'refund-r@example.com']);
   });
 });

@@ -60,6 +60,16 @@ export const TEMPLATE_DATA = {
     renewsOn: isoDate,
     url,
   }),
+  /** A refund or credit of an invoice of the built-in engine: its credit note is attached. */
+  'credit-note': z.object({
+    number: z.string().min(1),
+    invoiceNumber: z.string().min(1),
+    kind: z.enum(['refund', 'credit']),
+    currency: money.currency,
+    total: money.amount,
+    issuedAt: isoDate,
+    url,
+  }),
   'account-deleted': z.object({ deletedAt: isoDate }),
   'subscription-cancelled': z.object({ summary: z.string(), accessUntil: isoDate, url }),
   'subscription-ended': z.object({ summary: z.string(), endedOn: isoDate, url }),
@@ -77,7 +87,14 @@ const logHint = z.string().optional();
  * A document of the built-in engine sent with the message, rendered from its stored record when
  * the message is sent (the same bytes as its download); the row holds its id, never the file.
  */
-const attach = z.array(z.object({ kind: z.literal('invoice'), id: z.string().min(1) })).optional();
+const attach = z
+  .array(
+    z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('invoice'), id: z.string().min(1) }),
+      z.object({ kind: z.literal('credit_note'), id: z.string().min(1), userId: z.string().min(1) }),
+    ]),
+  )
+  .optional();
 
 const entry = <T extends TemplateName>(name: T) =>
   z.object({ to, template: z.literal(name), data: TEMPLATE_DATA[name], logHint, attach });
@@ -92,6 +109,7 @@ export const TemplatedMailSchema = z.discriminatedUnion('template', [
   entry('payment-reminder'),
   entry('renewal-upcoming'),
   entry('card-expiring'),
+  entry('credit-note'),
   entry('account-deleted'),
   entry('subscription-cancelled'),
   entry('subscription-ended'),
@@ -104,3 +122,4 @@ export const EmailJobSchema = z.union([TemplatedMailSchema, RenderedMailSchema])
 export type EmailJob = z.input<typeof TemplatedMailSchema>;
 export type TemplatedMail = z.output<typeof TemplatedMailSchema>;
 export type RenderedMail = z.output<typeof RenderedMailSchema>;
+export type MailDocument = NonNullable<TemplatedMail['attach']>[number];
