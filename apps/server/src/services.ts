@@ -60,9 +60,6 @@ export function createServices(deps: ServiceDeps) {
   // E-mails are rendered when sent, in the brand's one layout (see modules/email).
   const { name, logoUrl, accentColor: accent } = config.brand;
   const emailLook = { name, logoUrl, accent, publicUrl: config.publicUrl };
-  outbox.on('email', async (p) => {
-    await mailer.send(await renderEmailJob(p, emailLook));
-  });
   const sessions = createSessionService({ db, clock, ...config.session });
   const users = createUserService({ db, clock, audit });
   const auth = createAuthService({
@@ -79,6 +76,13 @@ export function createServices(deps: ServiceDeps) {
   const licenses = createLicenseService({ ...deps, audit, users });
   const vat = httpVatRegistry(config.vies);
   const billing = createBillingService({ ...deps, audit, outbox, licenses, vat });
+  outbox.on('email', async (p) => {
+    const msg = await renderEmailJob(p, emailLook);
+    const documents = 'template' in p ? (p.attach ?? []) : [];
+    // A document is rendered now from its stored record: the same bytes as its download.
+    const attachments = await Promise.all(documents.map((d) => billing.documentAttachment(d)));
+    await mailer.send(attachments.length ? { ...msg, attachments } : msg);
+  });
   const products = createProductService({ ...deps, billing, licenses });
   const tokens = createApiTokenService({ db, clock, audit });
   /**

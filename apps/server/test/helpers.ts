@@ -11,7 +11,7 @@ import { buildApp, type AppOverrides } from '../src/app';
 import { loadConfig } from '../src/config';
 import { openDatabase, PGLITE_EXTENSIONS, type Database } from '../src/db/client';
 import { manualClock } from '../src/lib/clock';
-import type { MailMessage, Mailer } from '../src/providers/mail/mailer';
+import { smtpMailer, type MailMessage, type Mailer } from '../src/providers/mail/mailer';
 import { reportingStall } from './stall-report';
 
 /**
@@ -82,15 +82,19 @@ export function seedDataDir(dataDir: string): void {
   if (tar.status !== 0) throw new Error(`tar: ${tar.stderr}`);
 }
 
-export function memoryMailer(): Mailer & { messages: MailMessage[] } {
+/** Keeps every message sent; with `forward`, also sends it on (to a test's SMTP server). */
+export function memoryMailer(forward?: Mailer): Mailer & { messages: MailMessage[] } {
   const messages: MailMessage[] = [];
   return {
     kind: 'outbox',
     messages,
     async send(msg) {
+      if (forward) await forward.send(msg);
       messages.push(msg);
     },
-    async close() {},
+    async close() {
+      await forward?.close();
+    },
   };
 }
 
@@ -120,7 +124,8 @@ export async function buildTestApp(env: Record<string, string> = {}, overrides: 
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-data-'));
   const config = testConfig(dataDir, env);
   const database = await createTestDatabase();
-  const mailer = memoryMailer();
+  // With SMTP_URL, messages also go through the real SMTP mailer to that server.
+  const mailer = memoryMailer(config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : undefined);
   const clock = manualClock(new Date());
   const app: FastifyInstance = await buildApp(config, { database, mailer, clock, serveWeb: false, logger: false, ...overrides });
   await app.ready();

@@ -42,7 +42,8 @@ export async function startSmtpReceiver(port = 0) {
 }
 export type SmtpReceiver = Awaited<ReturnType<typeof startSmtpReceiver>>;
 
-export type ParsedPart = { contentType: string; body: string };
+/** A leaf part: its decoded text, and its bytes (an attachment's file) with its file name if it has one. */
+export type ParsedPart = { contentType: string; body: string; bytes: Buffer; filename?: string };
 export type ParsedMail = { headers: Map<string, string>; parts: ParsedPart[] };
 
 /**
@@ -82,7 +83,16 @@ function leafParts(headers: Map<string, string>, body: string): ParsedPart[] {
       });
   }
   const encoding = (headers.get('content-transfer-encoding') ?? '7bit').toLowerCase();
-  return [{ contentType: contentType.split(';')[0]!.trim().toLowerCase(), body: decodeBody(body, encoding).replace(/\n$/, '') }];
+  const filename = /filename="?([^";]+)"?/i.exec(headers.get('content-disposition') ?? '')?.[1];
+  return [
+    {
+      contentType: contentType.split(';')[0]!.trim().toLowerCase(),
+      body: decodeBody(body, encoding).replace(/\n$/, ''),
+      bytes:
+        encoding === 'base64' ? Buffer.from(body.replace(/\s+/g, ''), 'base64') : Buffer.from(decodeBody(body, encoding), 'utf8'),
+      ...(filename ? { filename } : {}),
+    },
+  ];
 }
 
 function decodeBody(body: string, encoding: string): string {

@@ -13,6 +13,7 @@ import type { EmailJob } from '../email/email-job';
 import type { LicenseService } from '../licenses/licenses.service';
 import type { OutboxService } from '../outbox/outbox.service';
 import { billingRepository as repo, type CustomerRow, type SubscriptionRow } from './billing.repository';
+import { billingDetailsRepository } from './billing-details.repository';
 import { createInvoiceTerms } from './invoice-terms';
 import { describe } from './lifecycle';
 import { loadTaxRates } from './tax/tax-rates';
@@ -130,25 +131,38 @@ export function createBillingContext(deps: BillingDeps) {
     if (inv.status !== 'paid' || inv.amountPaid <= 0) return;
     // One receipt per payment: where Stripe e-mails its own, the portal sends none (ADR 027).
     if (row.provider === 'stripe' && config.stripe?.sendsReceipts) return;
-    await sendMail(tx, {
-      to: billTo.email,
-      template: 'receipt',
-      data: {
-        number: inv.number,
-        amountPaid: inv.amountPaid,
-        currency: inv.currency,
-        paidAt: inv.createdAt.toISOString(),
-        summary: describe(row),
-        lines: inv.lines.map((l) => ({
-          description: l.description ?? describe(row),
-          quantity: l.quantity,
-          amount: l.amount,
-          periodStart: l.periodStart.toISOString(),
-          periodEnd: l.periodEnd.toISOString(),
-        })),
-        url: inv.url === null ? billingUrl : inv.url.startsWith('/') ? `${config.publicUrl}${inv.url}` : inv.url,
-      },
-    });
+    // The built-in engine's invoice goes with it as its PDF (Stripe's receipt links its hosted invoice).
+    const attach = row.provider === 'local' ? [{ kind: 'invoice' as const, id: inv.id }] : undefined;
+    const data = {
+      number: inv.number,
+      amountPaid: inv.amountPaid,
+      currency: inv.currency,
+      paidAt: inv.createdAt.toISOString(),
+      summary: describe(row),
+      lines: inv.lines.map((l) => ({
+        description: l.description ?? describe(row),
+        quantity: l.quantity,
+        amount: l.amount,
+        periodStart: l.periodStart.toISOString(),
+        periodEnd: l.periodEnd.toISOString(),
+      })),
+      url: inv.url === null ? billingUrl : inv.url.startsWith('/') ? `${config.publicUrl}${inv.url}` : inv.url,
+    };
+    for (const to of await billingAddressesOf(tx, billTo)) {
+      await sendMail(tx, { to, template: 'receipt', data, ...(attach ? { attach } : {}) });
+    }
+  }
+
+  /**
+   * Where a billing document goes: the account's address, then each extra recipient of the billing
+   * details as they are now, each its own message (ADR 114): no recipient sees the others'
+   * addresses, and one that fails is retried alone.
+   */
+  async function billingAddressesOf(tx: Tx, billTo: Pick<BillTo, 'userId' | 'email'>): Promise<string[]> {
+    const details = await billingDetailsRepository.find(tx, billTo.userId);
+    const addresses = new Map<string, string>([[billTo.email.toLowerCase(), billTo.email]]);
+    for (const r of details?.recipients ?? []) if (!addresses.has(r.toLowerCase())) addresses.set(r.toLowerCase(), r);
+    return [...addresses.values()];
   }
 
   async function billToFor(tx: Tx, userId: string | null): Promise<BillTo | undefined> {
@@ -240,6 +254,7 @@ export function createBillingContext(deps: BillingDeps) {
     applyState,
     sendMail,
     sendReceipt,
+    billingAddressesOf,
     sendsDunningOf,
     openInvoiceOf,
     billToFor,

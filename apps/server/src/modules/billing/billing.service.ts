@@ -63,6 +63,7 @@ export function createBillingService(deps: BillingDeps) {
     invoiceDocument: documents.invoiceDocument,
     invoicePdf: documents.invoicePdf,
     invoicePdfForStaff: documents.invoicePdfForStaff,
+    documentAttachment: documents.documentAttachment,
     creditNotePdf: documents.creditNotePdf,
     exportForUser: documents.exportForUser,
     cancelAllNowForUser: documents.cancelAllNowForUser,

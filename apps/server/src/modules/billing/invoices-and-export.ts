@@ -6,6 +6,7 @@ import type { PrintableInvoice } from '../../providers/billing/gateway';
 import { SYSTEM, toSubscription, type BillingContext } from './billing-context';
 import { billingRepository as repo } from './billing.repository';
 import { endedNow } from './lifecycle';
+import type { MailDocument } from '../email/email-job';
 import { renderPdf, type PdfDocumentInput } from './invoice-pdf';
 
 /** What an invoice's PDF shows: the invoice as issued, and its payment state now. */
@@ -54,6 +55,54 @@ export function createInvoicesAndExport(
     return Promise.all(rows.map(async (r) => toSubscription(r, keys.get(r.id) ?? null, await ctx.paymentFailing(db, r))));
   }
 
+  async function invoicePdfForStaff(invoiceId: string): Promise<{ filename: string; pdf: Buffer }> {
+    const inv = await ctx.local.invoiceById(db, invoiceId);
+    if (!inv) throw notFound('The invoice');
+    const given = (await ctx.local.refundedTotals(db, [inv.id])).get(inv.id);
+    return {
+      filename: `${inv.number}.pdf`,
+      pdf: await renderPdf(invoicePdfInput(inv, ctx.config.brand.name, given?.refunded ?? 0)),
+    };
+  }
+
+  /** A credit note's PDF (the download's and the credit note e-mail's). */
+  async function creditNotePdf(userId: string, id: string): Promise<{ filename: string; pdf: Buffer }> {
+    const found = await ctx.local.creditNoteDocument(db, userId, id);
+    if (!found) throw notFound('The credit note');
+    const { note, invoice } = found;
+    const pdf = await renderPdf({
+      kind: 'credit_note',
+      number: note.number,
+      issuedAt: note.createdAt,
+      status: note.kind === 'refund' ? 'Refunded to the card' : 'Credited to your account balance',
+      brand: ctx.config.brand.name,
+      seller: note.seller,
+      buyer: note.buyer ?? {
+        name: invoice.customerName ?? '',
+        email: invoice.customerEmail,
+        addressLines: [],
+        country: null,
+        taxId: null,
+      },
+      currency: note.currency,
+      lines: [
+        {
+          description: `${note.kind === 'refund' ? 'Refund' : 'Credit'} on invoice ${invoice.number}`,
+          quantity: 1,
+          unitAmount: note.netAmount,
+          amount: note.netAmount,
+        },
+      ],
+      subtotal: note.netAmount,
+      taxBreakdown: note.taxBreakdown,
+      tax: note.taxAmount,
+      total: note.total,
+      taxNote: note.taxNote,
+      refersTo: { number: invoice.number, issuedAt: invoice.createdAt },
+    });
+    return { filename: `${note.number}.pdf`, pdf };
+  }
+
   return {
     listSubscriptions,
 
@@ -93,53 +142,16 @@ export function createInvoicesAndExport(
     },
 
     /** Any customer's invoice of the built-in engine as its PDF, the same bytes the customer gets (the console). */
-    async invoicePdfForStaff(invoiceId: string): Promise<{ filename: string; pdf: Buffer }> {
-      const inv = await ctx.local.invoiceById(db, invoiceId);
-      if (!inv) throw notFound('The invoice');
-      const given = (await ctx.local.refundedTotals(db, [inv.id])).get(inv.id);
-      return {
-        filename: `${inv.number}.pdf`,
-        pdf: await renderPdf(invoicePdfInput(inv, ctx.config.brand.name, given?.refunded ?? 0)),
-      };
+    invoicePdfForStaff,
+
+    /** A document of the built-in engine as an e-mail's attachment (its PDF, the bytes of its download). */
+    async documentAttachment(d: MailDocument): Promise<{ filename: string; content: Buffer; contentType: string }> {
+      const { filename, pdf } = d.kind === 'invoice' ? await invoicePdfForStaff(d.id) : await creditNotePdf(d.userId, d.id);
+      return { filename, content: pdf, contentType: 'application/pdf' };
     },
 
     /** A credit note as a PDF (built-in engine). */
-    async creditNotePdf(userId: string, id: string): Promise<{ filename: string; pdf: Buffer }> {
-      const found = await ctx.local.creditNoteDocument(db, userId, id);
-      if (!found) throw notFound('The credit note');
-      const { note, invoice } = found;
-      const pdf = await renderPdf({
-        kind: 'credit_note',
-        number: note.number,
-        issuedAt: note.createdAt,
-        status: note.kind === 'refund' ? 'Refunded to the card' : 'Credited to your account balance',
-        brand: ctx.config.brand.name,
-        seller: note.seller,
-        buyer: note.buyer ?? {
-          name: invoice.customerName ?? '',
-          email: invoice.customerEmail,
-          addressLines: [],
-          country: null,
-          taxId: null,
-        },
-        currency: note.currency,
-        lines: [
-          {
-            description: `${note.kind === 'refund' ? 'Refund' : 'Credit'} on invoice ${invoice.number}`,
-            quantity: 1,
-            unitAmount: note.netAmount,
-            amount: note.netAmount,
-          },
-        ],
-        subtotal: note.netAmount,
-        taxBreakdown: note.taxBreakdown,
-        tax: note.taxAmount,
-        total: note.total,
-        taxNote: note.taxNote,
-        refersTo: { number: invoice.number, issuedAt: invoice.createdAt },
-      });
-      return { filename: `${note.number}.pdf`, pdf };
-    },
+    creditNotePdf,
 
     /** Everything billing holds about the user, for the data export (cards without numbers). */
     async exportForUser(userId: string) {

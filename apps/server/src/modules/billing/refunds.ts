@@ -108,6 +108,24 @@ export function createRefunds(ctx: BillingContext) {
           currency: made.currency,
           inFull: left <= 0,
         });
+        const note = made.creditNote;
+        const billTo = note && (await ctx.billToFor(tx, userId));
+        if (note && billTo) {
+          // The credit note goes where the invoice's receipt went, with its PDF (ADR 114).
+          const data = {
+            number: note.number,
+            invoiceNumber: inv.number,
+            kind,
+            currency: made.currency,
+            total: note.total,
+            issuedAt: note.createdAt.toISOString(),
+            url: ctx.billingUrl,
+          };
+          const attach = [{ kind: 'credit_note' as const, id: note.id, userId }];
+          for (const to of await ctx.billingAddressesOf(tx, billTo)) {
+            await ctx.sendMail(tx, { to, template: 'credit-note', data, attach });
+          }
+        }
         const given = { userId, number: inv.number, amount: made.amount, currency: made.currency, left };
         await within?.(tx, given);
         return given;

@@ -60,6 +60,16 @@ export const TEMPLATE_DATA = {
     renewsOn: isoDate,
     url,
   }),
+  /** A refund or credit of an invoice of the built-in engine: its credit note is attached. */
+  'credit-note': z.object({
+    number: z.string().min(1),
+    invoiceNumber: z.string().min(1),
+    kind: z.enum(['refund', 'credit']),
+    currency: money.currency,
+    total: money.amount,
+    issuedAt: isoDate,
+    url,
+  }),
   'account-deleted': z.object({ deletedAt: isoDate }),
   'subscription-cancelled': z.object({ summary: z.string(), accessUntil: isoDate, url }),
   'subscription-ended': z.object({ summary: z.string(), endedOn: isoDate, url }),
@@ -73,8 +83,21 @@ const to = z.string().min(3);
 /** Shown in the log by the file mailer (the sign-in link), so a local start needs no mail server. */
 const logHint = z.string().optional();
 
+/**
+ * A document of the built-in engine sent with the message, rendered from its stored record when
+ * the message is sent (the same bytes as its download); the row holds its id, never the file.
+ */
+const attach = z
+  .array(
+    z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('invoice'), id: z.string().min(1) }),
+      z.object({ kind: z.literal('credit_note'), id: z.string().min(1), userId: z.string().min(1) }),
+    ]),
+  )
+  .optional();
+
 const entry = <T extends TemplateName>(name: T) =>
-  z.object({ to, template: z.literal(name), data: TEMPLATE_DATA[name], logHint });
+  z.object({ to, template: z.literal(name), data: TEMPLATE_DATA[name], logHint, attach });
 
 /** An e-mail as queued before templates: already rendered. Rows of this shape may still be queued. */
 export const RenderedMailSchema = z.object({ to, subject: z.string(), text: z.string(), html: z.string(), logHint });
@@ -86,6 +109,7 @@ export const TemplatedMailSchema = z.discriminatedUnion('template', [
   entry('payment-reminder'),
   entry('renewal-upcoming'),
   entry('card-expiring'),
+  entry('credit-note'),
   entry('account-deleted'),
   entry('subscription-cancelled'),
   entry('subscription-ended'),
@@ -98,3 +122,4 @@ export const EmailJobSchema = z.union([TemplatedMailSchema, RenderedMailSchema])
 export type EmailJob = z.input<typeof TemplatedMailSchema>;
 export type TemplatedMail = z.output<typeof TemplatedMailSchema>;
 export type RenderedMail = z.output<typeof RenderedMailSchema>;
+export type MailDocument = NonNullable<TemplatedMail['attach']>[number];

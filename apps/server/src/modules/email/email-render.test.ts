@@ -65,6 +65,19 @@ const SAMPLES: EmailJob[] = [
     template: 'card-expiring',
     data: { cardBrand: 'Visa', last4: '4242', expMonth: 11, expYear: 2026, renewsOn: '2026-12-01T00:00:00.000Z', url },
   },
+  {
+    to: 'a@example.com',
+    template: 'credit-note',
+    data: {
+      number: 'CN-0001',
+      invoiceNumber: 'INV-0007',
+      kind: 'refund',
+      currency: 'eur',
+      total: 1190,
+      issuedAt: '2026-11-24T08:00:00.000Z',
+      url,
+    },
+  },
   { to: 'a@example.com', template: 'account-deleted', data: { deletedAt: '2026-11-24T08:00:00.000Z' } },
   {
     to: 'a@example.com',

@@ -298,6 +298,32 @@ const subscriptionEnded: TemplateDef<'subscription-ended'> = {
     ),
 };
 
+const creditNote: TemplateDef<'credit-note'> = {
+  subject: (d) => `Credit note ${d.number} for invoice ${d.invoiceNumber}`,
+  preview: (d) =>
+    `${formatMoney(d.total, d.currency)} of invoice ${d.invoiceNumber} ${d.kind === 'refund' ? 'refunded' : 'credited'}.`,
+  blocks: [
+    { kind: 'title', text: 'Credit note {{number}}' },
+    { kind: 'text', text: '{{sentence}} The credit note is attached as a PDF.' },
+    { kind: 'button', href: '{{url}}', label: 'Open billing' },
+  ],
+  vars: (d) => ({ number: d.number, sentence: creditNoteSentence(d), url: d.url }),
+  text: (d) =>
+    lines(
+      creditNoteSentence(d),
+      'The credit note is attached as a PDF.',
+      '',
+      `Credit note: ${d.number}`,
+      `Open billing: ${d.url}`,
+    ),
+};
+
+function creditNoteSentence(d: TemplateData<'credit-note'>) {
+  const amount = formatMoney(d.total, d.currency);
+  const how = d.kind === 'refund' ? 'refunded to your card' : 'credited to your account balance for your next payments';
+  return `On ${date(d.issuedAt)}, ${amount} of invoice ${d.invoiceNumber} was ${how}.`;
+}
+
 export const TEMPLATES: { [T in TemplateName]: TemplateDef<T> } = {
   'sign-in': signIn,
   receipt,
@@ -308,4 +334,5 @@ export const TEMPLATES: { [T in TemplateName]: TemplateDef<T> } = {
   'account-deleted': accountDeleted,
   'subscription-cancelled': subscriptionCancelled,
   'subscription-ended': subscriptionEnded,
+  'credit-note': creditNote,
 };

@@ -220,7 +220,13 @@ export type HeldInvoice = {
   periodEnd: Date;
   createdAt: Date;
 };
-export type RefundMade = { id: string; amount: number; currency: string };
+export type RefundMade = {
+  id: string;
+  amount: number;
+  currency: string;
+  /** The credit note the built-in engine issued for it (Stripe issues its own). */
+  creditNote?: { id: string; number: string; total: number; createdAt: Date } | undefined;
+};
 
 export type InvoiceDocument = { printable: PrintableInvoice } | { redirect: string } | undefined;
 export type ExportedInvoice = Record<string, unknown>;

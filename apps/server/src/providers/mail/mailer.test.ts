@@ -132,6 +132,21 @@ describe('fileMailer', () => {
     expect(calls.filter((c) => c.level !== 'info')).toEqual([]);
   });
 
+  it('writes the attachments into the .eml, byte for byte, after the text and HTML', async () => {
+    const outbox = path.join(dir, 'attached');
+    const content = Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0xff, 0x80, 0x0a, 0x0d]);
+    await fileMailer(outbox, FROM, recordingLogger().log).send({
+      ...MESSAGE,
+      attachments: [{ filename: 'INV-0001.pdf', content, contentType: 'application/pdf' }],
+    });
+    const [file] = readdirSync(outbox);
+    const mail = parseMail(readFileSync(path.join(outbox, file!), 'utf8'));
+    expect(mail.headers.get('content-type')).toMatch(/^multipart\/mixed;/);
+    expect(mail.parts.map((p) => p.contentType)).toEqual(['text/plain', 'text/html', 'application/pdf']);
+    expect(mail.parts[2]!.filename).toBe('INV-0001.pdf');
+    expect(mail.parts[2]!.bytes.equals(content)).toBe(true);
+  });
+
   it('logs no hint when the message has none', async () => {
     const outbox = path.join(dir, 'plain');
     const { log, calls } = recordingLogger();

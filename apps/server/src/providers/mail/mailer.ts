@@ -11,7 +11,21 @@ export type MailMessage = {
   html: string;
   /** Shown in the log by the outbox mailer, e.g. the sign-in link, so a local start needs no mail server. */
   logHint?: string;
+  /** Files sent with the message (a receipt's invoice PDF). */
+  attachments?: MailAttachment[] | undefined;
 };
+
+export type MailAttachment = { filename: string; content: Buffer; contentType: string };
+
+/** The message as nodemailer takes it (the log hint stays out of it). */
+const mailOf = (from: string, msg: MailMessage) => ({
+  from,
+  to: msg.to,
+  subject: msg.subject,
+  text: msg.text,
+  html: msg.html,
+  ...(msg.attachments?.length ? { attachments: msg.attachments } : {}),
+});
 
 export interface Mailer {
   readonly kind: 'smtp' | 'outbox';
@@ -25,7 +39,7 @@ export function smtpMailer(url: string, from: string): Mailer {
   return {
     kind: 'smtp',
     async send(msg) {
-      await transport.sendMail({ from, to: msg.to, subject: msg.subject, text: msg.text, html: msg.html });
+      await transport.sendMail(mailOf(from, msg));
     },
     async close() {
       transport.close();
@@ -40,7 +54,7 @@ export function fileMailer(dir: string, from: string, log: FastifyBaseLogger): M
   return {
     kind: 'outbox',
     async send(msg) {
-      const info = await transport.sendMail({ from, to: msg.to, subject: msg.subject, text: msg.text, html: msg.html });
+      const info = await transport.sendMail(mailOf(from, msg));
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const safeTo = msg.to.replace(/[^a-zA-Z0-9@._-]/g, '_');
       // A random suffix: two messages to one address in the same millisecond must not overwrite each other.

@@ -35,7 +35,7 @@ export function createLocalRefunds(deps: { clock: Clock; newId: (kind: 'refund' 
     const inv = await repo.findInvoiceById(tx, invoice.id);
     const rateBp = inv?.taxBreakdown[0]?.rateBp;
     const net = rateBp === undefined ? amount : netOfGross(amount, rateBp);
-    await repo.insertCreditNote(tx, {
+    const note = await repo.insertCreditNote(tx, {
       invoiceId: invoice.id,
       refundId: id,
       userId: inv?.userId ?? null,
@@ -50,7 +50,12 @@ export function createLocalRefunds(deps: { clock: Clock; newId: (kind: 'refund' 
       seller: inv?.seller ?? null,
       createdAt: now,
     });
-    return { id, amount, currency: invoice.currency };
+    return {
+      id,
+      amount,
+      currency: invoice.currency,
+      creditNote: { id: note.id, number: note.number, total: note.total, createdAt: note.createdAt },
+    };
   }
 
   return {
