@@ -163,7 +163,8 @@ function BillingDetailsForm({ details }: { details: BillingDetails | null }) {
               <TextInput label="State or region" required autoComplete="address-level1" {...form.field('region')} />
             ) : null}
           </FieldGrid>
-          <FieldGrid from="sm">
+          {/* One above the other: side by side in the narrow column, the type's label was cut and the fields misaligned. */}
+          <Stack gap="md">
             <Select
               label="Tax ID type"
               clearable
@@ -178,7 +179,7 @@ function BillingDetailsForm({ details }: { details: BillingDetails | null }) {
               {...taxIdValue}
               error={taxIdError}
             />
-          </FieldGrid>
+          </Stack>
           {status && details?.taxId ? (
             <Group gap="xs" wrap="nowrap" align="flex-start" role="status">
               <StatusBadge tone={status.tone} size="sm">
