@@ -99,6 +99,9 @@ const EU_VAT_FORMATS: Record<string, { re: RegExp; hint: string }> = {
   SK: { re: /^\d{10}$/, hint: 'SK followed by 10 digits' },
 };
 
+/** The expected form of a member state's VAT number ('FR followed by 11 characters…'); null outside the EU. */
+export const euVatFormatOf = (country: string): string | null => EU_VAT_FORMATS[vatPrefixOf(country)]?.hint ?? null;
+
 /** A tax ID as people type it, reduced to its canonical form (upper case, no spaces, dots or dashes). */
 export const compactTaxId = (value: string) => value.toUpperCase().replace(/[\s.-]/g, '');
 

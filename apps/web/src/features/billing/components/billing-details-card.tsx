@@ -3,6 +3,7 @@ import { Button, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/c
 import { notifications } from '@mantine/notifications';
 import { IconCheck } from '@tabler/icons-react';
 import {
+  euVatFormatOf,
   COUNTRY_CODES,
   needsRegion,
   TAX_ID_TYPE_LABELS,
@@ -85,6 +86,12 @@ const STATUS: Record<TaxIdStatus, { tone: StatusTone; label: string; help: strin
 };
 
 /** The billing details invoices are made out to: company, address (country first), tax ID, finance recipients. */
+/** The VAT number's expected form for the chosen country, or an example until one is chosen. */
+const euVatDescription = (country: string) => {
+  const format = euVatFormatOf(country);
+  return format ? `With the country prefix: ${format}.` : 'With the country prefix, e.g. DE123456789.';
+};
+
 export function BillingDetailsCard() {
   const { data, error: loadError, isLoading, refetch, isFetching } = useGetBillingDetailsQuery();
   const details = data?.details ?? null;
@@ -174,7 +181,7 @@ function BillingDetailsForm({ details }: { details: BillingDetails | null }) {
             />
             <TextInput
               label="Tax ID"
-              description={form.values.taxIdType === 'eu_vat' ? 'With the country prefix, e.g. DE123456789.' : undefined}
+              description={form.values.taxIdType === 'eu_vat' ? euVatDescription(form.values.country) : undefined}
               disabled={!form.values.taxIdType}
               {...taxIdValue}
               error={taxIdError}

@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { checkTaxId, euVatFormatOf } from './billing-details';
+
+describe('tax ID formats', () => {
+  it("names each member state's VAT number form, Greece under its EL prefix, none outside the EU", () => {
+    expect(euVatFormatOf('FR')).toBe('FR followed by 2 characters and 9 digits');
+    expect(euVatFormatOf('GR')).toBe('EL followed by 9 digits');
+    expect(euVatFormatOf('US')).toBeNull();
+  });
+  it('accepts a VAT number as people type it and refuses one of another form, naming the form', () => {
+    expect(checkTaxId('eu_vat', 'fr 40 303 265 045', 'FR')).toEqual({ value: 'FR40303265045' });
+    const refused = checkTaxId('eu_vat', 'DE12345', 'DE');
+    expect('message' in refused && refused.message).toContain('DE followed by 9 digits');
+  });
+});
