@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
-import type { ChangePreview, Interval, Invoice, PaymentMethod } from '@portal/contract';
+import type { Interval, Invoice, PaymentMethod } from '@portal/contract';
 import type { Config } from '../../../config';
 import type { Clock } from '../../../lib/clock';
 import { AppError } from '../../../lib/errors';
@@ -8,7 +8,7 @@ import type { PaymentGateway, ProviderSubscription, Receipt, StatePatch, Subscri
 import { addIntervals } from '../local/proration';
 import { call, createStripeClient, toAppError } from './stripe-client';
 import type { DeferredWork } from './stripe-jobs';
-import { endReasonOf, fromUnix, idOf, periodOf, STATUS, stripeTotals, toInvoice } from './stripe-mapping';
+import { endReasonOf, fromUnix, idOf, periodOf, STATUS, toChangePreview, toInvoice } from './stripe-mapping';
 import { createStripeRefunds } from './stripe-refunds';
 import { jobFor, verifyStripeEvent } from './stripe-webhook';
 
@@ -305,37 +305,15 @@ export function createStripeGateway(deps: {
           { idempotencyKey: `preview:${randomUUID()}` },
         ),
       );
-      const total = inv.total ?? inv.amount_due;
       const interval = change.interval ?? sub.interval;
       const unit =
         change.interval === undefined
           ? sub.unitAmount
           : (deps.config.pricing[interval === 'month' ? 'monthUnitAmount' : 'yearUnitAmount'] as number);
-      const t = stripeTotals(inv);
-      return {
-        amountDue: inv.amount_due,
-        subtotal: t.subtotal,
-        ...(t.tax !== 0
-          ? {
-              tax: t.tax,
-              total: t.total,
-              taxLines: [{ rateBp: t.subtotal ? Math.round((t.tax * 10000) / t.subtotal) : 0, net: t.subtotal, tax: t.tax }],
-              taxNote: null,
-            }
-          : {}),
-        creditApplied: Math.max(0, total - inv.amount_due),
-        currency: inv.currency,
-        nextRenewalAt: (change.interval ? addIntervals(now, change.interval, 1) : sub.currentPeriodEnd).toISOString(),
+      return toChangePreview(inv, {
+        nextRenewalAt: change.interval ? addIntervals(now, change.interval, 1) : sub.currentPeriodEnd,
         nextRenewalAmount: unit * (change.quantity ?? sub.quantity),
-        lines: inv.lines.data.map((l) => ({
-          description: l.description ?? '',
-          quantity: l.quantity ?? 1,
-          unitAmount: Math.round(Number(String(l.pricing?.unit_amount_decimal ?? l.amount / (l.quantity || 1)))),
-          amount: l.amount,
-          periodStart: fromUnix(l.period.start).toISOString(),
-          periodEnd: fromUnix(l.period.end).toISOString(),
-        })),
-      } satisfies ChangePreview;
+      });
     },
 
     async listInvoices(_tx, sub) {

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import type { Invoice, SubscriptionEndReason, SubscriptionStatus } from '@portal/contract';
+import type { ChangePreview, Invoice, SubscriptionEndReason, SubscriptionStatus } from '@portal/contract';
 
 /** Stripe's subscription statuses as ours. */
 export const STATUS: Record<string, SubscriptionStatus> = {
@@ -60,5 +60,35 @@ export function toInvoice(i: Stripe.Invoice): Invoice {
     periodStart: period.periodStart.toISOString(),
     periodEnd: period.periodEnd.toISOString(),
     url: i.hosted_invoice_url ?? i.invoice_pdf ?? null,
+  };
+}
+
+/** Stripe's preview invoice of a change as the portal's preview: what is charged now, and the next renewal. */
+export function toChangePreview(inv: Stripe.Invoice, next: { nextRenewalAt: Date; nextRenewalAmount: number }): ChangePreview {
+  const total = inv.total ?? inv.amount_due;
+  const t = stripeTotals(inv);
+  return {
+    amountDue: inv.amount_due,
+    subtotal: t.subtotal,
+    ...(t.tax !== 0
+      ? {
+          tax: t.tax,
+          total: t.total,
+          taxLines: [{ rateBp: t.subtotal ? Math.round((t.tax * 10000) / t.subtotal) : 0, net: t.subtotal, tax: t.tax }],
+          taxNote: null,
+        }
+      : {}),
+    creditApplied: Math.max(0, total - inv.amount_due),
+    currency: inv.currency,
+    nextRenewalAt: next.nextRenewalAt.toISOString(),
+    nextRenewalAmount: next.nextRenewalAmount,
+    lines: inv.lines.data.map((l) => ({
+      description: l.description ?? '',
+      quantity: l.quantity ?? 1,
+      unitAmount: Math.round(Number(String(l.pricing?.unit_amount_decimal ?? l.amount / (l.quantity || 1)))),
+      amount: l.amount,
+      periodStart: fromUnix(l.period.start).toISOString(),
+      periodEnd: fromUnix(l.period.end).toISOString(),
+    })),
   };
 }
