@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkTaxId, euVatFormatOf } from './billing-details';
+import { billingDetailsBody, billingDetailsFormValues, checkTaxId, euVatFormatOf } from './billing-details';
 
 describe('tax ID formats', () => {
   it("names each member state's VAT number form, Greece under its EL prefix, none outside the EU", () => {
@@ -11,5 +11,23 @@ describe('tax ID formats', () => {
     expect(checkTaxId('eu_vat', 'fr 40 303 265 045', 'FR')).toEqual({ value: 'FR40303265045' });
     const refused = checkTaxId('eu_vat', 'DE12345', 'DE');
     expect('message' in refused && refused.message).toContain('DE followed by 9 digits');
+  });
+});
+
+describe('the billing details form', () => {
+  it('sends blanks as absent, a chosen tax ID type with its value, and recipients split', () => {
+    const values = { ...billingDetailsFormValues(null), country: 'FR', city: 'Lyon', taxIdType: 'eu_vat' as const };
+    expect(billingDetailsBody({ ...values, taxIdValue: '  ', recipients: 'a@x.example, b@x.example;c@x.example' })).toEqual({
+      legalName: undefined,
+      country: 'FR',
+      line1: undefined,
+      line2: undefined,
+      postalCode: undefined,
+      city: 'Lyon',
+      region: undefined,
+      taxId: { type: 'eu_vat', value: '' },
+      recipients: ['a@x.example', 'b@x.example', 'c@x.example'],
+    });
+    expect(billingDetailsBody({ ...values, taxIdType: '' }).taxId).toBeNull();
   });
 });

@@ -224,3 +224,54 @@ export type BillingDetails = z.infer<typeof BillingDetailsSchema>;
 /** GET and PUT /api/billing/details: null until the customer gives them. */
 export const BillingDetailsResponseSchema = z.object({ details: BillingDetailsSchema.nullable() });
 export type BillingDetailsResponse = z.infer<typeof BillingDetailsResponseSchema>;
+
+/** The billing details form's fields as people edit them (text; recipients in one line). */
+export type BillingDetailsFormValues = {
+  legalName: string;
+  country: string;
+  line1: string;
+  line2: string;
+  postalCode: string;
+  city: string;
+  region: string;
+  taxIdType: TaxIdType | '';
+  taxIdValue: string;
+  recipients: string;
+};
+
+/** Saved billing details (or none yet) as the form's values. */
+export const billingDetailsFormValues = (d: BillingDetails | null): BillingDetailsFormValues => ({
+  legalName: d?.legalName ?? '',
+  country: d?.country ?? '',
+  line1: d?.line1 ?? '',
+  line2: d?.line2 ?? '',
+  postalCode: d?.postalCode ?? '',
+  city: d?.city ?? '',
+  region: d?.region ?? '',
+  taxIdType: d?.taxId?.type ?? '',
+  taxIdValue: d?.taxId?.value ?? '',
+  recipients: d?.recipients.join(', ') ?? '',
+});
+
+/**
+ * The form's values as the body UpdateBillingDetailsBodySchema checks, for the customer's form and
+ * staff's alike: blanks left out, a tax ID whenever a type is chosen (an empty value is then
+ * refused by the schema), recipients split at commas, semicolons or spaces.
+ */
+export function billingDetailsBody(v: BillingDetailsFormValues) {
+  const text = (s: string) => (s.trim() === '' ? undefined : s);
+  return {
+    legalName: text(v.legalName),
+    country: v.country,
+    line1: text(v.line1),
+    line2: text(v.line2),
+    postalCode: text(v.postalCode),
+    city: text(v.city),
+    region: text(v.region),
+    taxId: v.taxIdType ? { type: v.taxIdType, value: v.taxIdValue.trim() === '' ? '' : v.taxIdValue } : null,
+    recipients: v.recipients
+      .split(/[\s,;]+/)
+      .map((r) => r.trim())
+      .filter(Boolean),
+  };
+}

@@ -3,6 +3,8 @@ import { Button, Group, Modal, Select, SimpleGrid, Stack, Text, Textarea, TextIn
 import { notifications } from '@mantine/notifications';
 import { IconReceipt } from '@tabler/icons-react';
 import {
+  billingDetailsBody,
+  billingDetailsFormValues,
   COUNTRY_CODES,
   needsRegion,
   REASON_MAX_LENGTH,
@@ -111,53 +113,6 @@ export function BillingDetailsCard({ userId, details }: { userId: string; detail
   );
 }
 
-type Values = {
-  legalName: string;
-  country: string;
-  line1: string;
-  line2: string;
-  postalCode: string;
-  city: string;
-  region: string;
-  taxIdType: TaxIdType | '';
-  taxIdValue: string;
-  recipients: string;
-  reason: string;
-};
-
-const valuesOf = (d: BillingDetails | null): Values => ({
-  legalName: d?.legalName ?? '',
-  country: d?.country ?? '',
-  line1: d?.line1 ?? '',
-  line2: d?.line2 ?? '',
-  postalCode: d?.postalCode ?? '',
-  city: d?.city ?? '',
-  region: d?.region ?? '',
-  taxIdType: d?.taxId?.type ?? '',
-  taxIdValue: d?.taxId?.value ?? '',
-  recipients: d?.recipients.join(', ') ?? '',
-  reason: '',
-});
-
-/** The form's values as the customer's own body (blanks left out), checked by the same schema. */
-export function detailsOf(v: Values) {
-  const text = (s: string) => (s.trim() === '' ? undefined : s);
-  return {
-    legalName: text(v.legalName),
-    country: v.country,
-    line1: text(v.line1),
-    line2: text(v.line2),
-    postalCode: text(v.postalCode),
-    city: text(v.city),
-    region: text(v.region),
-    taxId: v.taxIdType ? { type: v.taxIdType, value: v.taxIdValue } : null,
-    recipients: v.recipients
-      .split(/[\s,;]+/)
-      .map((r) => r.trim())
-      .filter(Boolean),
-  };
-}
-
 function BillingDetailsForm({
   userId,
   details,
@@ -174,8 +129,8 @@ function BillingDetailsForm({
   );
   const form = useSchemaForm({
     schema: UpdateBillingDetailsBodySchema,
-    initialValues: valuesOf(details),
-    toInput: detailsOf,
+    initialValues: { ...billingDetailsFormValues(details), reason: '' },
+    toInput: billingDetailsBody,
     check: (v) => {
       const r = ReasonSchema.safeParse(v.reason);
       return r.success ? {} : { reason: r.error.issues[0]?.message ?? 'Say why you are doing this' };

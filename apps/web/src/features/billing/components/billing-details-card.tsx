@@ -3,6 +3,9 @@ import { Button, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/c
 import { notifications } from '@mantine/notifications';
 import { IconCheck } from '@tabler/icons-react';
 import {
+  type BillingDetailsFormValues,
+  billingDetailsBody,
+  billingDetailsFormValues,
   euVatFormatOf,
   COUNTRY_CODES,
   needsRegion,
@@ -19,56 +22,6 @@ import { useGetBillingDetailsQuery, useUpdateBillingDetailsMutation } from '../a
 import { ItemSkeletons } from './billing-skeleton';
 import { SectionHeader } from './section-header';
 import { ErrorDisplay, useSchemaForm, StatusBadge } from '@portal/ui';
-
-type Values = {
-  legalName: string;
-  country: string;
-  line1: string;
-  line2: string;
-  postalCode: string;
-  city: string;
-  region: string;
-  taxIdType: TaxIdType | '';
-  taxIdValue: string;
-  recipients: string;
-};
-
-const valuesOf = (d: BillingDetails | null): Values => ({
-  legalName: d?.legalName ?? '',
-  country: d?.country ?? '',
-  line1: d?.line1 ?? '',
-  line2: d?.line2 ?? '',
-  postalCode: d?.postalCode ?? '',
-  city: d?.city ?? '',
-  region: d?.region ?? '',
-  taxIdType: d?.taxId?.type ?? '',
-  taxIdValue: d?.taxId?.value ?? '',
-  recipients: d?.recipients.join(', ') ?? '',
-});
-
-/** The form's values as the PUT body: blanks left out, the tax ID only with a type and a value. */
-function toBody(v: Values) {
-  const text = (s: string) => (s.trim() === '' ? undefined : s);
-  return {
-    legalName: text(v.legalName),
-    country: v.country,
-    line1: text(v.line1),
-    line2: text(v.line2),
-    postalCode: text(v.postalCode),
-    city: text(v.city),
-    region: text(v.region),
-    taxId:
-      v.taxIdType && v.taxIdValue.trim() !== ''
-        ? { type: v.taxIdType, value: v.taxIdValue }
-        : v.taxIdType
-          ? { type: v.taxIdType, value: '' }
-          : null,
-    recipients: v.recipients
-      .split(/[\s,;]+/)
-      .map((r) => r.trim())
-      .filter(Boolean),
-  };
-}
 
 const STATUS: Record<TaxIdStatus, { tone: StatusTone; label: string; help: string }> = {
   valid: { tone: 'positive', label: 'Valid', help: 'Confirmed by VIES, the EU’s VAT number check.' },
@@ -118,9 +71,15 @@ function BillingDetailsForm({ details }: { details: BillingDetails | null }) {
     const names = new Intl.DisplayNames(undefined, { type: 'region' });
     return COUNTRY_CODES.map((c) => ({ value: c, label: names.of(c) ?? c })).sort((a, b) => a.label.localeCompare(b.label));
   }, []);
-  const form = useSchemaForm({ schema: UpdateBillingDetailsBodySchema, initialValues: valuesOf(details), toInput: toBody });
-  const saved = valuesOf(details);
-  const dirty = (Object.keys(saved) as Array<keyof Values>).some((k) => form.values[k].trim() !== saved[k].trim());
+  const form = useSchemaForm({
+    schema: UpdateBillingDetailsBodySchema,
+    initialValues: billingDetailsFormValues(details),
+    toInput: billingDetailsBody,
+  });
+  const saved = billingDetailsFormValues(details);
+  const dirty = (Object.keys(saved) as Array<keyof BillingDetailsFormValues>).some(
+    (k) => form.values[k].trim() !== saved[k].trim(),
+  );
   const status = details?.taxId ? STATUS[details.taxId.status] : null;
 
   const onSubmit = form.onSubmit(async (body) => {
