@@ -78,6 +78,7 @@ function run(name, command, args, { env = {}, background = false, report } = {})
   console.log(
     background ? `\n=== ${name}: started in the background (output in ${path.relative(root, logFile)}) ===` : `\n=== ${name} ===`,
   );
+  const started = Date.now();
   const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, ...env },
@@ -90,7 +91,7 @@ function run(name, command, args, { env = {}, background = false, report } = {})
         console.log(`\n=== ${name} (ran in the background) ===`);
         process.stdout.write(readFileSync(logFile));
       }
-      resolve({ name, ...countReport(report, status) });
+      resolve({ name, seconds: Math.round((Date.now() - started) / 1000), ...countReport(report, status) });
     });
   });
 }
@@ -134,7 +135,9 @@ for (const [workspace, name] of only === 'containers'
     ]) {
   if (only === 'unit' && existsSync(path.join(root, workspace, 'dist/index.html'))) continue;
   console.log(`\n=== building the ${name} app ===`);
+  const buildStarted = Date.now();
   const build = spawnSync('npm', ['run', 'build', '-w', workspace], { cwd: root, stdio: 'inherit' });
+  console.log(`=== the ${name} app's build took ${Math.round((Date.now() - buildStarted) / 1000)} s ===`);
   if (build.status === 0) continue;
   built = false;
   runs.push(Promise.resolve({ name: `${name} build`, passed: 0, failed: 1, skipped: 0 }));
@@ -159,11 +162,13 @@ const results = await Promise.all(runs);
 if (containers && only !== 'containers') results.push(await containerRun());
 const sum = (k) => results.reduce((n, r) => n + r[k], 0);
 console.log('');
+// Each part's own time beside its counts: which part is the long pole of a run.
+const took = (r) => (r.seconds === undefined ? '' : ` (${r.seconds} s)`);
 for (const r of results)
   console.log(
     r.check
-      ? `${r.name}: ${r.failed ? 'failed' : 'passed'}`
-      : `${r.name}: ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}`,
+      ? `${r.name}: ${r.failed ? 'failed' : 'passed'}${took(r)}`
+      : `${r.name}: ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}${took(r)}`,
   );
 // What failed, by name, beside the counts: a long run's log is often read from its end.
 for (const r of results) for (const f of r.failures ?? []) console.log(`FAILED in ${r.name}: ${f.slice(0, 400)}`);
