@@ -15,8 +15,9 @@ import { smtpMailer, type MailMessage, type Mailer } from '../src/providers/mail
 import { reportingStall } from './stall-report';
 
 /**
- * A fresh, migrated database for one test file: a clone of the PGlite template, or a new database
- * on the PostgreSQL server of TEST_DATABASE_URL (dropped again on close; `url` is its address).
+ * A fresh, migrated database for one test file: a clone of the PGlite template, or a copy of the
+ * migrated template database on the PostgreSQL server of TEST_DATABASE_URL (dropped again on close;
+ * `url` is its address).
  */
 export async function createTestDatabase(): Promise<Database & { url?: string }> {
   const url = process.env.TEST_DATABASE_URL;
@@ -27,7 +28,9 @@ export async function createTestDatabase(): Promise<Database & { url?: string }>
   const name = `portal_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  // A copy of the run's migrated template (global-setup.ts); opening it below finds every migration run.
+  const template = inject('pgTemplate');
+  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
   await admin.end();
   const target = new URL(url);
   target.pathname = `/${name}`;
