@@ -539,7 +539,14 @@ export async function startStripeWireServer(opts: {
   route('POST', '/v1/customers/([^/]+)', (m, b) => {
     const c = getCustomer(m[1]!);
     // `address=` (empty) removes it; a partial hash replaces it.
-    if ('address' in b) c.address = addressOf(b.address);
+    const address = 'address' in b ? addressOf(b.address) : c.address;
+    // Stripe Tax checks the address at once when asked, and then refuses one it cannot place.
+    if (
+      (b.tax as Json | undefined)?.validate_location === 'immediately' &&
+      automaticTaxStatus(address) === 'unrecognized_location'
+    )
+      throw new StripeWireError(400, { ...LOCATION_INVALID, param: 'address' });
+    c.address = address;
     const settings = b.invoice_settings as Json | undefined;
     if (settings && 'default_payment_method' in settings) {
       const pm = str(settings.default_payment_method);
@@ -565,7 +572,12 @@ export async function startStripeWireServer(opts: {
     if (!WIRE_TAX_ID_TYPES.includes(type)) throw invalid(`Invalid type: must be one of ${WIRE_TAX_ID_TYPES.join(', ')}`, 'type');
     const value = str(b.value);
     if (!/^[A-Z0-9][A-Z0-9 .-]{3,}$/i.test(value)) {
-      throw new StripeWireError(400, { type: 'invalid_request_error', code: 'tax_id_invalid', param: 'value', message: `Invalid value for ${type}.` });
+      throw new StripeWireError(400, {
+        type: 'invalid_request_error',
+        code: 'tax_id_invalid',
+        param: 'value',
+        message: `Invalid value for ${type}.`,
+      });
     }
     const t = { id: rid('txi'), type, value, customer: c.id };
     taxIds.set(t.id, t);
@@ -821,7 +833,13 @@ export async function startStripeWireServer(opts: {
       item: { price: priceId, quantity },
       automaticTax: false,
     } as Subscription;
-    const inv = makeInvoice(draft, periodLines(draft, quantity, priceId, now, end), 'upcoming', false, taxAt ?? { enabled: false });
+    const inv = makeInvoice(
+      draft,
+      periodLines(draft, quantity, priceId, now, end),
+      'upcoming',
+      false,
+      taxAt ?? { enabled: false },
+    );
     if (!b.customer) customers.delete(customerId);
     return invoiceView({ ...inv, subscription: null }, false);
   }

@@ -33,7 +33,14 @@ export function addressOf(raw: unknown): WireAddress | null {
   if (!raw || typeof raw !== 'object') return null;
   const a = raw as Json;
   const s = (k: string) => (typeof a[k] === 'string' && a[k] !== '' ? (a[k] as string) : null);
-  return { country: s('country'), line1: s('line1'), line2: s('line2'), postal_code: s('postal_code'), city: s('city'), state: s('state') };
+  return {
+    country: s('country'),
+    line1: s('line1'),
+    line2: s('line2'),
+    postal_code: s('postal_code'),
+    city: s('city'),
+    state: s('state'),
+  };
 }
 
 /**
@@ -57,8 +64,7 @@ export const taxView = (address: WireAddress | null) => ({
 /** One tax amount per line: the rate of the customer's location, rounded per line half away from zero. */
 export function taxesOf(lines: readonly { amount: number }[], where: TaxLocation): WireTaxAmount[] {
   const country = where.address?.country ?? '';
-  const reverse =
-    country !== SELLER_COUNTRY && EU.includes(country) && where.taxIds.some((t) => t.type === 'eu_vat');
+  const reverse = country !== SELLER_COUNTRY && EU.includes(country) && where.taxIds.some((t) => t.type === 'eu_vat');
   const rate = reverse ? 0 : (WIRE_TAX_RATES[country] ?? 0);
   const reason = reverse ? 'reverse_charge' : rate ? 'standard_rated' : 'not_collecting';
   return lines.map((l) => ({
@@ -84,6 +90,5 @@ export const totalTaxesView = (taxes: readonly WireTaxAmount[]) =>
 export const LOCATION_INVALID = {
   type: 'invalid_request_error',
   code: 'customer_tax_location_invalid',
-  message:
-    "The customer's location isn't recognized. Provide a valid address or IP address to calculate tax.",
+  message: "The customer's location isn't recognized. Provide a valid address or IP address to calculate tax.",
 };

@@ -102,6 +102,7 @@ describe('Stripe Tax on (STRIPE_TAX=true)', () => {
       expect(calls.find((r) => r.method === 'POST' && r.path === `/v1/customers/${customerId}`)?.body).toMatchObject({
         name: 'Muster GmbH',
         address: { country: 'DE', line1: 'Alexanderplatz 1', postal_code: '10178', city: 'Berlin' },
+        tax: { validate_location: 'immediately' },
         expand: ['tax'],
       });
       expect(wire.customers.get(customerId)!.address).toMatchObject({ country: 'DE', city: 'Berlin' });
@@ -180,6 +181,7 @@ describe('Stripe Tax on (STRIPE_TAX=true)', () => {
       const unplaced = await api.details({ country: 'US', region: 'CA', city: 'San Francisco' });
       expect(unplaced.statusCode).toBe(400);
       expect(unplaced.json().message).toBe(ADDRESS_NOT_LOCATED);
+      expect(wire.customers.get(customerId)!.address).toMatchObject({ country: 'DE', city: 'Berlin' });
       expect((await api.call('GET', '/api/billing/details')).json()).toEqual(before);
       expect((await api.checkoutPreview(0)).statusCode).toBe(400);
     });

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import type { CheckoutPreview, Interval, TaxLine } from '@portal/contract';
 import type { ProviderTax, SubscriptionRecord, TaxCustomer } from '../gateway';
-import { call } from './stripe-client';
+import { AppError } from '../../../lib/errors';
+import { call, toAppError } from './stripe-client';
 import { previewLinesOf, stripeTotals } from './stripe-mapping';
 
 /** Stripe Tax cannot place a customer with these statuses of `customer.tax.automatic_tax`. */
@@ -48,7 +49,19 @@ export async function stripeTaxLines(stripe: Stripe, inv: Stripe.Invoice): Promi
 export function createStripeTax(stripe: Stripe, priceOf: (interval: Interval) => string): ProviderTax {
   return {
     async syncCustomer(customerId, c, opId) {
-      // The new tax ID first: when Stripe refuses it, the customer is left as it was.
+      // The address first, checked by Stripe Tax at once (`validate_location`): an address it cannot
+      // place is refused before anything at Stripe changes (Stripe's customer-locations guide).
+      let customer: Stripe.Customer;
+      try {
+        customer = await stripe.customers.update(
+          customerId,
+          { name: c.name || undefined, address: addressOf(c), tax: { validate_location: 'immediately' }, expand: ['tax'] },
+          { idempotencyKey: `${opId}:address` },
+        );
+      } catch (err) {
+        if ((err as { code?: string }).code === 'customer_tax_location_invalid') return { located: false };
+        throw toAppError(err);
+      }
       const existing = await call(() => stripe.customers.listTaxIds(customerId, { limit: 100 }));
       const kept = c.taxId ? existing.data.find((t) => t.type === c.taxId!.type && t.value === c.taxId!.value) : undefined;
       if (c.taxId && !kept) {
@@ -59,15 +72,11 @@ export function createStripeTax(stripe: Stripe, priceOf: (interval: Interval) =>
             { type: type as Stripe.CustomerCreateTaxIdParams.Type, value },
             { idempotencyKey: `${opId}:tax-id` },
           ),
-        );
+        ).catch((err: { code?: string; message?: string }) => {
+          if (err.code === 'tax_id_invalid') throw new AppError('BAD_REQUEST', err.message ?? 'Stripe refused this tax ID.');
+          throw err;
+        });
       }
-      const customer = await call(() =>
-        stripe.customers.update(
-          customerId,
-          { name: c.name || undefined, address: addressOf(c), expand: ['tax'] },
-          { idempotencyKey: `${opId}:address` },
-        ),
-      );
       for (const old of existing.data) {
         if (old.id === kept?.id) continue;
         await call(() => stripe.customers.deleteTaxId(customerId, old.id)).catch((err: { statusCode?: number }) => {
@@ -103,7 +112,9 @@ export function createStripeTax(stripe: Stripe, priceOf: (interval: Interval) =>
             automatic_tax: { enabled: true },
             customer_details: {
               address: addressOf(c),
-              ...(c.taxId ? { tax_ids: [{ type: c.taxId.type as Stripe.CustomerCreateTaxIdParams.Type, value: c.taxId.value }] } : {}),
+              ...(c.taxId
+                ? { tax_ids: [{ type: c.taxId.type as Stripe.CustomerCreateTaxIdParams.Type, value: c.taxId.value }] }
+                : {}),
             },
             subscription_details: { items: [{ price: priceOf(interval), quantity }] },
           },
