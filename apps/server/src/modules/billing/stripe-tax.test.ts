@@ -161,6 +161,20 @@ describe('Stripe Tax on (STRIPE_TAX=true)', () => {
       expect(latest).toMatchObject({ subtotal: 3750, tax: 712, total: 4462, amountPaid: 4462 });
     });
 
+    it('previews an interval change with Stripe’s tax', async () => {
+      const res = await api.call('POST', `/api/billing/subscriptions/${stripeId}/preview`, { interval: 'year' });
+      expect(res.statusCode).toBe(200);
+      const p = res.json();
+      expect(p.taxLines).toEqual([{ rateBp: 1900, net: p.subtotal, tax: p.tax }]);
+      expect(p.tax).toBeGreaterThan(0);
+      expect(p.subtotal + p.tax).toBe(p.total);
+      const asked = wire.requests.filter((r) => r.path === '/v1/invoices/create_preview').at(-1)!;
+      expect(asked.body).toMatchObject({
+        automatic_tax: { enabled: 'true' },
+        subscription_details: { items: [{ price: 'price_year' }] },
+      });
+    });
+
     it('replaces the tax ID at Stripe when it changes', async () => {
       const res = await api.details({ ...GERMAN, taxId: { type: 'eu_vat', value: 'DE987654321' } });
       expect(res.statusCode).toBe(200);

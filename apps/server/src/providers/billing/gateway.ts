@@ -102,8 +102,6 @@ export interface ProviderTax {
   syncCustomer(customerId: string, customer: TaxCustomer, opId: string): Promise<{ located: boolean }>;
   /** Turns the provider's tax on for a subscription that has it off; answers whether it did. */
   enableFor(sub: SubscriptionRecord, opId: string): Promise<boolean>;
-  /** Whether the subscription is taxed by the provider. */
-  isOn(sub: SubscriptionRecord): Promise<boolean>;
   /** A checkout's first invoice with the provider's tax, for the customer as given (changes nothing). */
   previewCheckout(customer: TaxCustomer, interval: Interval, quantity: number): Promise<CheckoutPreview>;
 }

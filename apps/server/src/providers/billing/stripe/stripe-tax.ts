@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import type { CheckoutPreview, Interval, TaxLine } from '@portal/contract';
-import type { ProviderTax, SubscriptionRecord, TaxCustomer } from '../gateway';
+import type { ProviderTax, TaxCustomer } from '../gateway';
 import { AppError } from '../../../lib/errors';
 import { call, toAppError } from './stripe-client';
 import { previewLinesOf, stripeTotals } from './stripe-mapping';
@@ -85,11 +85,6 @@ export function createStripeTax(stripe: Stripe, priceOf: (interval: Interval) =>
         });
       }
       return { located: !UNLOCATED.has(customer.tax?.automatic_tax ?? 'unrecognized_location') };
-    },
-
-    async isOn(sub: SubscriptionRecord) {
-      const s = await call(() => stripe.subscriptions.retrieve(sub.providerId));
-      return s.automatic_tax?.enabled ?? false;
     },
 
     async enableFor(sub, opId) {
