@@ -26,6 +26,9 @@ import {
  * Card numbers behave as Stripe's test cards: 4242… succeeds, 4000 0000 0000 0002 is declined
  * when attached, 4000 0000 0000 9995 attaches and then fails charges for insufficient funds,
  * 4000 0025 0000 3155 needs 3-D Secure for off-session charges.
+ *
+ * Stripe Tax (stripe-wire-tax.ts): customers' addresses and tax IDs, `automatic_tax` on
+ * subscriptions and previews, and tax at the stand-in's own rates on the invoices it makes.
  */
 
 type Json = Record<string, unknown>;

@@ -2,14 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { CheckoutPreview, Interval } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { AppError } from '../../lib/errors';
-import type { TaxCustomer } from '../../providers/billing/gateway';
+import { ADDRESS_NOT_LOCATED, type TaxCustomer } from '../../providers/billing/gateway';
 import type { BillingContext } from './billing-context';
 import { billingRepository as repo } from './billing.repository';
 import { billingDetailsRepository as details, type BillingDetailsRow } from './billing-details.repository';
 
-/** Stripe Tax could not place the address (Stripe's `unrecognized_location`). */
-export const ADDRESS_NOT_LOCATED =
-  'The tax could not be worked out for this address. Add the postal code and city, and check the country.';
+export { ADDRESS_NOT_LOCATED };
 
 /** The saved billing details as the provider's customer keeps them. */
 export const taxCustomerOf = (row: BillingDetailsRow, name: string): TaxCustomer => ({

@@ -201,6 +201,22 @@ describe('Stripe Tax on (STRIPE_TAX=true)', () => {
     });
   });
 
+  it('refuses the checkout and its preview for an address Stripe Tax cannot place, buying nothing', async () => {
+    t.clock.set(START);
+    const api = client(t, await signIn(t, 'tax-us@example.com'));
+    // Saved before the customer was at Stripe: only the portal's own checks ran.
+    expect((await api.details({ country: 'US', region: 'CA', city: 'San Francisco' })).statusCode).toBe(200);
+    const preview = await api.checkoutPreview(1);
+    expect(preview.statusCode).toBe(400);
+    expect(preview.json().message).toBe(ADDRESS_NOT_LOCATED);
+    const from = wire.requests.length;
+    const bought = await api.checkout(1);
+    expect(bought.statusCode).toBe(400);
+    expect(bought.json().message).toBe(ADDRESS_NOT_LOCATED);
+    expect(since(wire, from).some((r) => r.path === '/v1/subscriptions')).toBe(false);
+    expect((await api.call('GET', '/api/billing/subscriptions')).json().items).toEqual([]);
+  });
+
   describe('a subscription bought before Stripe Tax, whose customer has no address', () => {
     let cookie: string;
     let api: ReturnType<typeof client>;

@@ -80,6 +80,10 @@ export interface PaymentGateway {
   readonly tax?: ProviderTax;
 }
 
+/** The provider's tax could not place the customer's address (Stripe's `customer_tax_location_invalid`). */
+export const ADDRESS_NOT_LOCATED =
+  'The tax could not be worked out for this address. Add the postal code and city, and check the country.';
+
 /** The billing details a provider's tax needs, as they are saved in the portal. */
 export type TaxCustomer = {
   name: string;

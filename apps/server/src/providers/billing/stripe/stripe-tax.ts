@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import type { CheckoutPreview, Interval, TaxLine } from '@portal/contract';
-import type { ProviderTax, TaxCustomer } from '../gateway';
+import { ADDRESS_NOT_LOCATED, type ProviderTax, type TaxCustomer } from '../gateway';
 import { AppError } from '../../../lib/errors';
 import { call, toAppError } from './stripe-client';
 import { previewLinesOf, stripeTotals } from './stripe-mapping';
@@ -38,6 +38,17 @@ export async function stripeTaxLines(stripe: Stripe, inv: Stripe.Invoice): Promi
     line.rateBp = Math.round((rate.effective_percentage ?? rate.percentage) * 100);
   }
   return [...byRate.values()];
+}
+
+/** A Stripe call whose refusal to place the customer's address is the customer's 400. */
+async function previewOrRefuse<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if ((err as { code?: string }).code === 'customer_tax_location_invalid')
+      throw new AppError('BAD_REQUEST', ADDRESS_NOT_LOCATED);
+    throw toAppError(err);
+  }
 }
 
 /**
@@ -101,7 +112,7 @@ export function createStripeTax(stripe: Stripe, priceOf: (interval: Interval) =>
     },
 
     async previewCheckout(c, interval, quantity): Promise<CheckoutPreview> {
-      const inv = await call(() =>
+      const inv = await previewOrRefuse(() =>
         stripe.invoices.createPreview(
           {
             automatic_tax: { enabled: true },
