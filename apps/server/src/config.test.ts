@@ -51,6 +51,8 @@ describe('loadConfig', () => {
     [{ DEMO_RELEASE: 'maybe' }, 'DEMO_RELEASE'],
     [{ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_PUBLISHABLE_KEY: 'pk_test_1' }, 'STRIPE_WEBHOOK_SECRET'],
     [{ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }, 'STRIPE_PUBLISHABLE_KEY'],
+    [{ STRIPE_TAX: 'true' }, 'STRIPE_TAX'],
+    [{ STRIPE_TAX: 'yes' }, 'STRIPE_TAX'],
     [{ CONSOLE_PORT: '70000' }, 'CONSOLE_PORT'],
     [{ CONSOLE_PORT: '3000' }, 'CONSOLE_PORT'],
     [{ CONSOLE_PUBLIC_URL: 'ftp://x' }, 'CONSOLE_PUBLIC_URL'],
@@ -61,6 +63,12 @@ describe('loadConfig', () => {
   ])('stops on %j with a message naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name}: `));
+  });
+
+  it('reads STRIPE_TAX: off unless true', () => {
+    const stripe = { STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_PUBLISHABLE_KEY: 'pk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' };
+    expect(loadConfig(stripe).stripe?.tax).toBe(false);
+    expect(loadConfig({ ...stripe, STRIPE_TAX: 'true' }).stripe?.tax).toBe(true);
   });
 
   it('turns on secure cookies for an https PUBLIC_URL', () => {

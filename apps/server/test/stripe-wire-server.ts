@@ -2,6 +2,19 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { addIntervals, prorate } from '../src/providers/billing/local/proration';
+import {
+  addressOf,
+  automaticTaxStatus,
+  LOCATION_INVALID,
+  taxesOf,
+  taxView,
+  totalTaxesView,
+  WIRE_TAX_ID_TYPES,
+  type TaxLocation,
+  type WireAddress,
+  type WireTaxAmount,
+  type WireTaxId,
+} from './stripe-wire-tax';
 
 /**
  * A local HTTP server that speaks Stripe's wire format for exactly the calls the portal makes:
@@ -13,6 +26,9 @@ import { addIntervals, prorate } from '../src/providers/billing/local/proration'
  * Card numbers behave as Stripe's test cards: 4242… succeeds, 4000 0000 0000 0002 is declined
  * when attached, 4000 0000 0000 9995 attaches and then fails charges for insufficient funds,
  * 4000 0025 0000 3155 needs 3-D Secure for off-session charges.
+ *
+ * Stripe Tax (stripe-wire-tax.ts): customers' addresses and tax IDs, `automatic_tax` on
+ * subscriptions and previews, and tax at the stand-in's own rates on the invoices it makes.
  */
 
 type Json = Record<string, unknown>;
@@ -34,6 +50,7 @@ type Customer = Json & {
   id: string;
   invoice_settings: { default_payment_method: string | null };
   balance: number;
+  address: WireAddress | null;
   deleted?: boolean;
 };
 type PaymentMethod = Json & { id: string; customer: string | null; card: Json };
@@ -59,6 +76,9 @@ type Invoice = Json & {
   created: number;
   lineItems: Line[];
   paymentSecret: string;
+  /** Stripe Tax's amounts, one per line (none without automatic tax). */
+  taxes: WireTaxAmount[];
+  automaticTax: boolean;
 };
 type Subscription = {
   id: string;
@@ -83,6 +103,8 @@ type Subscription = {
   };
   anchor: number;
   saveDefault: boolean;
+  /** `automatic_tax[enabled]`: Stripe Tax adds tax to this subscription's invoices. */
+  automaticTax: boolean;
 };
 
 type Refund = Json & { id: string; amount: number; payment_intent: string; status: string };
@@ -180,6 +202,7 @@ export async function startStripeWireServer(opts: {
   const invoices = new Map<string, Invoice>();
   const refunds = new Map<string, Refund>();
   const creditNotes = new Map<string, CreditNote>();
+  const taxIds = new Map<string, WireTaxId & { customer: string }>();
   const prices = new Map(opts.prices.map((p) => [p.id, p]));
   const idempotency = new Map<string, { fingerprint: string; status: number; body: string }>();
   const requests: WireRequest[] = [];
@@ -229,13 +252,24 @@ export async function startStripeWireServer(opts: {
     );
 
   function invoiceView(inv: Invoice, expandSecret: boolean, expand: string[] = []) {
-    const { lineItems, paymentSecret, subscription, ...rest } = inv;
+    const { lineItems, paymentSecret, subscription, taxes, automaticTax, ...rest } = inv;
+    const subtotal = lineItems.reduce((a, l) => a + l.amount, 0);
     return {
       ...rest,
       object: 'invoice',
       number: inv.status === 'draft' ? null : inv.number,
       amount_remaining: inv.amount_due - inv.amount_paid,
-      subtotal: inv.total,
+      subtotal,
+      subtotal_excluding_tax: subtotal,
+      total_excluding_tax: subtotal,
+      total_taxes: totalTaxesView(taxes),
+      automatic_tax: {
+        enabled: automaticTax,
+        status: automaticTax ? 'complete' : null,
+        liability: automaticTax ? { type: 'self' } : null,
+        disabled_reason: null,
+        provider: automaticTax ? 'stripe' : null,
+      },
       hosted_invoice_url: inv.id.startsWith('upcoming') ? null : `https://invoice.stripe.test/i/${inv.id}`,
       invoice_pdf: inv.id.startsWith('upcoming') ? null : `https://pay.stripe.test/invoice/${inv.id}/pdf`,
       parent: subscription
@@ -288,6 +322,7 @@ export async function startStripeWireServer(opts: {
       collection_method: 'charge_automatically',
       currency: price.currency,
       default_payment_method: s.default_payment_method,
+      automatic_tax: { enabled: s.automaticTax, liability: s.automaticTax ? { type: 'self' } : null, disabled_reason: null },
       latest_invoice:
         expandInvoice && latest ? invoiceView(latest, expand.includes('latest_invoice.confirmation_secret')) : s.latest_invoice,
       metadata: s.metadata,
@@ -322,9 +357,23 @@ export async function startStripeWireServer(opts: {
     return new StripeWireError(402, { type: 'card_error', ...CARD_MESSAGES[behaviour as keyof typeof CARD_MESSAGES] });
   }
 
-  function makeInvoice(s: Subscription, lines: Line[], reason: string, persist = true): Invoice {
+  /** Where Stripe Tax locates a customer: their address and tax IDs. */
+  const locationOf = (customerId: string): TaxLocation => ({
+    address: customers.get(customerId)?.address ?? null,
+    taxIds: [...taxIds.values()].filter((t) => t.customer === customerId),
+  });
+
+  /** `taxAt`: a preview's own location (customer_details) and whether it asks for automatic tax. */
+  function makeInvoice(
+    s: Subscription,
+    lines: Line[],
+    reason: string,
+    persist = true,
+    taxAt: { enabled: boolean; location?: TaxLocation } = { enabled: s.automaticTax },
+  ): Invoice {
     const customer = customers.get(s.customer)!;
-    const total = lines.reduce((a, l) => a + l.amount, 0);
+    const taxes = taxAt.enabled ? taxesOf(lines, taxAt.location ?? locationOf(s.customer)) : [];
+    const total = lines.reduce((a, l) => a + l.amount, 0) + taxes.reduce((a, t) => a + t.amount, 0);
     const credit = Math.max(0, -customer.balance);
     const applied = total > 0 ? Math.min(credit, total) : 0;
     const inv: Invoice = {
@@ -344,6 +393,8 @@ export async function startStripeWireServer(opts: {
       billing_reason: reason,
       attempt_count: 0,
       lineItems: lines,
+      taxes,
+      automaticTax: taxAt.enabled,
       paymentSecret: `pi_${randomBytes(8).toString('hex')}_secret_${randomBytes(12).toString('hex')}`,
     };
     if (persist) {
@@ -479,14 +530,26 @@ export async function startStripeWireServer(opts: {
       metadata: (b.metadata as Json) ?? {},
       invoice_settings: { default_payment_method: null },
       balance: 0,
+      address: addressOf(b.address),
       livemode: false,
     };
     customers.set(c.id, c);
-    return c;
+    return customerView(c, expandOf(b));
   });
-  route('GET', '/v1/customers/([^/]+)', (m) => getCustomer(m[1]!));
+  /** A customer; its `tax` hash only when expanded (as Stripe's). */
+  const customerView = (c: Customer, expand: string[]) => (expand.includes('tax') ? { ...c, tax: taxView(c.address) } : c);
+  route('GET', '/v1/customers/([^/]+)', (m, _b, q) => customerView(getCustomer(m[1]!), expandOf(q)));
   route('POST', '/v1/customers/([^/]+)', (m, b) => {
     const c = getCustomer(m[1]!);
+    // `address=` (empty) removes it; a partial hash replaces it.
+    const address = 'address' in b ? addressOf(b.address) : c.address;
+    // Stripe Tax checks the address at once when asked, and then refuses one it cannot place.
+    if (
+      (b.tax as Json | undefined)?.validate_location === 'immediately' &&
+      automaticTaxStatus(address) === 'unrecognized_location'
+    )
+      throw new StripeWireError(400, { ...LOCATION_INVALID, param: 'address' });
+    c.address = address;
     const settings = b.invoice_settings as Json | undefined;
     if (settings && 'default_payment_method' in settings) {
       const pm = str(settings.default_payment_method);
@@ -496,8 +559,65 @@ export async function startStripeWireServer(opts: {
     }
     if (b.email) c.email = b.email;
     if (b.name) c.name = b.name;
-    return c;
+    return customerView(c, expandOf(b));
   });
+  const taxIdView = (t: WireTaxId & { customer: string }) => ({
+    ...t,
+    object: 'tax_id',
+    country: t.type === 'eu_vat' ? t.value.slice(0, 2).replace('EL', 'GR') : null,
+    created: nowS(),
+    livemode: false,
+    verification: { status: 'pending', verified_address: null, verified_name: null },
+  });
+  route('POST', '/v1/customers/([^/]+)/tax_ids', (m, b) => {
+    const c = getCustomer(m[1]!);
+    const type = str(b.type);
+    if (!WIRE_TAX_ID_TYPES.includes(type)) throw invalid(`Invalid type: must be one of ${WIRE_TAX_ID_TYPES.join(', ')}`, 'type');
+    const value = str(b.value);
+    if (!/^[A-Z0-9][A-Z0-9 .-]{3,}$/i.test(value)) {
+      throw new StripeWireError(400, {
+        type: 'invalid_request_error',
+        code: 'tax_id_invalid',
+        param: 'value',
+        message: `Invalid value for ${type}.`,
+      });
+    }
+    const t = { id: rid('txi'), type, value, customer: c.id };
+    taxIds.set(t.id, t);
+    return taxIdView(t);
+  });
+  route('GET', '/v1/customers/([^/]+)/tax_ids', (m) => {
+    const c = getCustomer(m[1]!);
+    const data = [...taxIds.values()].filter((t) => t.customer === c.id).map(taxIdView);
+    return list(data, `/v1/customers/${c.id}/tax_ids`);
+  });
+  route('DELETE', '/v1/customers/([^/]+)/tax_ids/([^/]+)', (m) => {
+    const t = taxIds.get(m[2]!);
+    if (!t || t.customer !== m[1]) throw missing('tax_id', m[2]!);
+    taxIds.delete(t.id);
+    return { id: t.id, object: 'tax_id', deleted: true };
+  });
+  // The rates Stripe Tax used (`total_taxes[].tax_rate_details.tax_rate`), named by their basis points.
+  route('GET', '/v1/tax_rates/txr_wire_(\\d+)', (m) => ({
+    id: `txr_wire_${m[1]}`,
+    object: 'tax_rate',
+    active: true,
+    display_name: 'VAT',
+    inclusive: false,
+    percentage: Number(m[1]) / 100,
+    effective_percentage: Number(m[1]) / 100,
+    livemode: false,
+  }));
+  /** `automatic_tax[enabled]=true` needs a customer Stripe Tax can locate (Stripe's own check). */
+  const automaticTaxOf = (b: Json, customerId: string, current = false): boolean => {
+    const param = b.automatic_tax as Json | undefined;
+    if (!param || !('enabled' in param)) return current;
+    const enabled = param.enabled === 'true';
+    if (enabled && automaticTaxStatus(locationOf(customerId).address) === 'unrecognized_location') {
+      throw new StripeWireError(400, { ...LOCATION_INVALID, param: 'automatic_tax[enabled]' });
+    }
+    return enabled;
+  };
   route('GET', '/v1/customers/([^/]+)/payment_methods', (m) => {
     const c = getCustomer(m[1]!);
     const data = [...paymentMethods.values()]
@@ -573,6 +693,7 @@ export async function startStripeWireServer(opts: {
       item: { id: rid('si'), price: priceId, quantity, current_period_start: now, current_period_end: end, created: now },
       anchor: now,
       saveDefault: (b.payment_settings as Json | undefined)?.save_default_payment_method === 'on_subscription',
+      automaticTax: automaticTaxOf(b, customer.id),
     };
     subscriptions.set(s.id, s);
     const inv = makeInvoice(s, periodLines(s, quantity, priceId, now, end), 'subscription_create');
@@ -584,6 +705,7 @@ export async function startStripeWireServer(opts: {
   route('POST', '/v1/subscriptions/([^/]+)', (m, b) => {
     const s = getSub(m[1]!);
     if (s.status === 'canceled') throw invalid('A canceled subscription can only update its cancellation_details and metadata.');
+    s.automaticTax = automaticTaxOf(b, s.customer, s.automaticTax);
     if ('cancel_at_period_end' in b) {
       s.cancel_at_period_end = b.cancel_at_period_end === 'true';
       s.canceled_at = s.cancel_at_period_end ? nowS() : null;
@@ -655,17 +777,75 @@ export async function startStripeWireServer(opts: {
     );
   });
   route('POST', '/v1/invoices/create_preview', (_m, b) => {
-    const s = getSub(str(b.subscription));
     const details = (b.subscription_details ?? {}) as Json;
     const item = (details.items as Json[] | undefined)?.[0] ?? {};
+    const taxAt = previewTaxOf(b);
+    if (!b.subscription) return previewNewSubscription(b, item, taxAt);
+    const s = getSub(str(b.subscription));
     const at = details.proration_date ? Number(details.proration_date) : nowS();
     const change = {
       ...(item.quantity ? { quantity: Number(item.quantity) } : {}),
       ...(item.price ? { price: str(item.price) } : {}),
     };
     const { lines } = prorationLines(s, change, at);
-    return invoiceView(makeInvoice(s, lines, 'upcoming', false), false);
+    return invoiceView(makeInvoice(s, lines, 'upcoming', false, taxAt ?? { enabled: s.automaticTax }), false);
   });
+  /**
+   * A preview's automatic tax: `automatic_tax[enabled]` and where the customer is (`customer_details`
+   * overrides the customer's own address and tax IDs). Undefined: the subscription's own setting.
+   */
+  function previewTaxOf(b: Json): { enabled: boolean; location?: TaxLocation } | undefined {
+    const param = b.automatic_tax as Json | undefined;
+    if (!param) return undefined;
+    if (param.enabled !== 'true') return { enabled: false };
+    const cd = b.customer_details as Json | undefined;
+    const location: TaxLocation = cd
+      ? {
+          address: addressOf(cd.address),
+          taxIds: ((cd.tax_ids as Json[] | undefined) ?? []).map((t) => ({ type: str(t.type), value: str(t.value) })),
+        }
+      : b.customer
+        ? locationOf(str(b.customer))
+        : { address: null, taxIds: [] };
+    if (!cd && !b.customer && !b.subscription)
+      throw invalid('When automatic_tax is enabled, one of customer, customer_details, subscription or schedule must be set.');
+    if (automaticTaxStatus(location.address) === 'unrecognized_location')
+      throw new StripeWireError(400, { ...LOCATION_INVALID, param: 'customer_details[address]' });
+    return { enabled: true, location };
+  }
+  /** The first invoice of a subscription not made yet (`subscription_details[items]` alone). */
+  function previewNewSubscription(b: Json, item: Json, taxAt: { enabled: boolean; location?: TaxLocation } | undefined) {
+    const priceId = str(item.price);
+    const price = prices.get(priceId);
+    if (!price) throw invalid(`No such price: '${priceId}'`, 'subscription_details[items][0][price]');
+    const quantity = Number(item.quantity ?? 1);
+    const now = nowS();
+    const end = Math.floor(addIntervals(new Date(now * 1000), price.interval, 1).getTime() / 1000);
+    const customerId = b.customer ? getCustomer(str(b.customer)).id : rid('cus_preview');
+    if (!customers.has(customerId)) {
+      customers.set(customerId, {
+        id: customerId,
+        invoice_settings: { default_payment_method: null },
+        balance: 0,
+        address: null,
+      });
+    }
+    const draft = {
+      id: 'sub_preview',
+      customer: customerId,
+      item: { price: priceId, quantity },
+      automaticTax: false,
+    } as Subscription;
+    const inv = makeInvoice(
+      draft,
+      periodLines(draft, quantity, priceId, now, end),
+      'upcoming',
+      false,
+      taxAt ?? { enabled: false },
+    );
+    if (!b.customer) customers.delete(customerId);
+    return invoiceView({ ...inv, subscription: null }, false);
+  }
   route('GET', '/v1/invoices/([^/]+)', (m, _b, q) => invoiceView(getInvoice(m[1]!), false, expandOf(q)));
   route('POST', '/v1/invoices/([^/]+)/pay', (m, b) => {
     const inv = getInvoice(m[1]!);

@@ -222,7 +222,11 @@ export const BillingDetailsSchema = z.object({
 });
 export type BillingDetails = z.infer<typeof BillingDetailsSchema>;
 /** GET and PUT /api/billing/details: null until the customer gives them. */
-export const BillingDetailsResponseSchema = z.object({ details: BillingDetailsSchema.nullable() });
+export const BillingDetailsResponseSchema = z.object({
+  details: BillingDetailsSchema.nullable(),
+  /** Present (true) while a subscription waits for the billing address before Stripe Tax applies to it. */
+  taxAddressNeeded: z.literal(true).optional(),
+});
 export type BillingDetailsResponse = z.infer<typeof BillingDetailsResponseSchema>;
 
 /** The billing details form's fields as people edit them (text; recipients in one line). */

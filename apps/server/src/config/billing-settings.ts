@@ -11,6 +11,8 @@ export const BillingEnvSchema = z.object({
   STRIPE_PRICE_YEAR: optionalString,
   STRIPE_SENDS_RECEIPTS: trueOrFalse,
   STRIPE_SENDS_DUNNING: trueOrFalse,
+  /** Stripe Tax: Stripe calculates the tax of subscriptions, invoices and previews (ADR 115). */
+  STRIPE_TAX: trueOrFalse,
   PLAN_NAME: z.string().default('Node license'),
   PRICE_MONTH: int(2500, 1),
   PRICE_YEAR: int(25000, 1),
@@ -44,6 +46,9 @@ export function billingProblem(e: BillingEnv): string | undefined {
     // Without it the browser cannot load Stripe's card form, so no card could be added.
     return 'STRIPE_PUBLISHABLE_KEY: required when STRIPE_SECRET_KEY is set';
   }
+  if (e.STRIPE_TAX === 'true' && !e.STRIPE_SECRET_KEY) {
+    return 'STRIPE_TAX: needs STRIPE_SECRET_KEY (Stripe Tax works on Stripe subscriptions only)';
+  }
   return undefined;
 }
 
@@ -61,6 +66,8 @@ export function billingSettings(e: BillingEnv) {
           sendsReceipts: e.STRIPE_SENDS_RECEIPTS === 'true',
           /** Stripe e-mails its customers about failed payments: the portal's dunning e-mails are not sent for Stripe. */
           sendsDunning: e.STRIPE_SENDS_DUNNING === 'true',
+          /** Stripe Tax: automatic tax on subscriptions, invoices and previews; billing details are kept on the Stripe customer. */
+          tax: e.STRIPE_TAX === 'true',
         }
       : undefined,
     pricing: {

@@ -13,6 +13,7 @@ import { AppError } from '../../lib/errors';
 import type { ViesResult } from '../../providers/vies/vies';
 import type { BillingContext, BillingUser } from './billing-context';
 import { billingDetailsRepository as repo, type BillingDetailsRow } from './billing-details.repository';
+import type { ProviderTaxSync } from './provider-tax';
 
 export type BillingDetailsInput = z.output<typeof UpdateBillingDetailsBodySchema>;
 export type { UpdateBillingDetailsBody };
@@ -48,7 +49,7 @@ const statusOf = (r: ViesResult): TaxIdStatus => (r.outcome === 'unavailable' ? 
  * and an outbox job asks again with the outbox's backoff. An invalid number is saved as such and
  * shown to the customer (tax is charged as for a consumer until a valid number is given).
  */
-export function createBillingDetails(ctx: BillingContext) {
+export function createBillingDetails(ctx: BillingContext, providerTax: Pick<ProviderTaxSync, 'detailsSaved'>) {
   const { db, clock, outbox, log, vat } = ctx;
 
   async function ask(value: string): Promise<ViesResult> {
@@ -138,6 +139,8 @@ export function createBillingDetails(ctx: BillingContext) {
           createdAt: now,
           updatedAt: now,
         });
+        // Stripe Tax: the Stripe customer gets the details (a refusal rolls the save back).
+        await providerTax.detailsSaved(tx, { id: user.id, name: `${user.fname} ${user.lname}`.trim() }, row);
         if (status === 'pending' && taxId && !(unchanged && before?.taxIdStatus === 'pending')) {
           await outbox.enqueue(tx, 'vies_check', { userId: user.id, value: taxId.value });
         }

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   BillingDetailsResponseSchema,
+  type BillingDetails,
   ChangePreviewSchema,
   CheckoutPreviewQuerySchema,
   CheckoutPreviewSchema,
@@ -73,13 +74,17 @@ export async function billingRoutes(app: FastifyInstance, { config, billing, rat
     async () => billing.prices(),
   );
 
+  /** The details, and whether a subscription waits for the address before Stripe Tax applies. */
+  const detailsResponse = async (userId: string, details: BillingDetails | null) =>
+    (await billing.taxAddressNeeded(userId)) ? { details, taxAddressNeeded: true as const } : { details };
+
   r.get(
     '/billing/details',
     signedIn({
       summary: 'The billing details invoices are made out to (null until given)',
       response: { 200: BillingDetailsResponseSchema },
     }),
-    async (req) => ({ details: await billing.getBillingDetails(req.user.id) }),
+    async (req) => detailsResponse(req.user.id, await billing.getBillingDetails(req.user.id)),
   );
 
   r.put(
@@ -90,7 +95,7 @@ export async function billingRoutes(app: FastifyInstance, { config, billing, rat
       body: UpdateBillingDetailsBodySchema,
       response: { 200: BillingDetailsResponseSchema, ...errors },
     }),
-    async (req) => ({ details: await billing.updateBillingDetails(req.user, req.body) }),
+    async (req) => detailsResponse(req.user.id, await billing.updateBillingDetails(req.user, req.body)),
   );
 
   for (const url of withSlash('/billing/methods')) {

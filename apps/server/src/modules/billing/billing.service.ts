@@ -6,6 +6,7 @@ import { createCheckout } from './checkout';
 import { createInvoicesAndExport } from './invoices-and-export';
 import { createPayOpenInvoice } from './pay-open-invoice';
 import { createProviderSync } from './provider-sync';
+import { createProviderTax } from './provider-tax';
 import { createRefunds } from './refunds';
 import { createRenewals } from './renewals';
 import { createSubscriptionChanges } from './subscription-changes';
@@ -29,19 +30,22 @@ export function createBillingService(deps: BillingDeps) {
   const documents = createInvoicesAndExport(ctx, cards);
   const sync = createProviderSync(ctx, cards);
   const refunds = createRefunds(ctx);
-  const details = createBillingDetails(ctx);
-  const purchase = createCheckout(ctx);
+  const providerTax = createProviderTax(ctx);
+  const details = createBillingDetails(ctx, providerTax);
+  const purchase = createCheckout(ctx, providerTax);
 
   return {
     provider: ctx.gateway.kind,
     prices(): Price {
-      // The built-in engine adds tax for a VAT-registered seller: the web app then asks for the checkout's tax.
-      const taxAdded = deps.config.seller.vatRegistered && ctx.gateway.kind === 'local';
+      // The built-in engine adds tax for a VAT-registered seller, Stripe Tax for Stripe: the web app then asks for the checkout's tax.
+      const taxAdded = (deps.config.seller.vatRegistered && ctx.gateway.kind === 'local') || providerTax.on;
       return { ...deps.config.pricing, ...(taxAdded ? { taxAdded: true as const } : {}) };
     },
 
     getBillingDetails: details.getBillingDetails,
     updateBillingDetails: details.updateBillingDetails,
+    /** Stripe Tax waits for the customer's address before it applies to their subscription. */
+    taxAddressNeeded: (userId: string) => providerTax.addressNeeded(deps.db, userId),
 
     listPaymentMethods: cards.listPaymentMethods,
     createSetupIntent: cards.createSetupIntent,

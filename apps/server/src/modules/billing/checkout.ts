@@ -5,6 +5,7 @@ import { billToOf, type BillingContext, type BillingUser } from './billing-conte
 import { billingRepository as repo } from './billing.repository';
 import { billingDetailsRepository as details } from './billing-details.repository';
 import { addIntervals, fullPeriod } from '../../providers/billing/local/proration';
+import type { ProviderTaxSync } from './provider-tax';
 
 /** The built-in tax engine needs the buyer's country before the first sale (the rate depends on it). */
 export const COUNTRY_FIRST = 'Add your billing address (at least the country) before buying: the tax depends on it.';
@@ -21,10 +22,10 @@ export type CheckoutResult = { subscription: Subscription; clientSecret?: string
  * quantity again within CHECKOUT_DEDUP_MS gets the first answer (a double-click or a retried
  * request), never a second subscription or charge. The customer row lock serialises both.
  */
-export function createCheckout(ctx: BillingContext) {
+export function createCheckout(ctx: BillingContext, providerTax: ProviderTaxSync) {
   const { db, clock, outbox, config } = ctx;
-  /** Tax comes from the built-in engine: the local engine, with the seller registered for VAT. */
-  const taxedHere = () => config.seller.vatRegistered && ctx.gateway.kind === 'local';
+  /** Tax comes from the built-in engine (the local engine, the seller registered for VAT) or from Stripe Tax. */
+  const taxedHere = () => (config.seller.vatRegistered && ctx.gateway.kind === 'local') || providerTax.on;
 
   /** What a checkout of `quantity` at `interval` would charge now: net, tax and total (changes nothing). */
   async function previewCheckout(user: BillingUser, interval: Interval, quantity: number): Promise<CheckoutPreview> {
@@ -39,6 +40,9 @@ export function createCheckout(ctx: BillingContext) {
       periodEnd: addIntervals(now, interval, 1),
     });
     const billTo = billToOf(user);
+    // Stripe Tax: Stripe's preview of the first invoice, for the billing details as saved.
+    const fromProvider = await providerTax.previewCheckout(db, { id: user.id, name: billTo.name }, interval, quantity);
+    if (fromProvider) return fromProvider;
     const terms = await ctx.terms(db, billTo);
     // With Stripe, Stripe's invoice carries the tax (Stripe Tax); the built-in engine adds none there.
     const taxed =
@@ -86,6 +90,7 @@ export function createCheckout(ctx: BillingContext) {
       const cards = await gateway.listCards(tx, customer.providerCustomerId);
       if (body.paymentMethodId && !cards.some((c) => c.id === body.paymentMethodId)) throw notFound('The card');
       const cardId = body.paymentMethodId ?? (cards.find((c) => c.isDefault) ?? cards[0])?.id ?? null;
+      await providerTax.beforeCheckout(tx, user.id, customer.providerCustomerId, billTo.name);
       const created = await gateway.createSubscription(
         tx,
         {

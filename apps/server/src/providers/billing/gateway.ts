@@ -1,4 +1,4 @@
-import type { ChangePreview, Interval, Invoice, PaymentMethod } from '@portal/contract';
+import type { ChangePreview, CheckoutPreview, Interval, Invoice, PaymentMethod } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import type { InvoiceLine, InvoiceParty, subscriptions, TaxBreakdownRow } from '../../db/schema/index';
 
@@ -76,6 +76,38 @@ export interface PaymentGateway {
   readonly cardForm?: { confirmSetup(tx: Tx, customerId: string, input: CardFormInput): Promise<PaymentMethod> };
   /** Provider events (webhooks) translated into gateway events. */
   readonly events?: GatewayEvents;
+  /** Tax the provider calculates (Stripe Tax, `STRIPE_TAX`): its customer holds the billing details. */
+  readonly tax?: ProviderTax;
+}
+
+/** The provider's tax could not place the customer's address (Stripe's `customer_tax_location_invalid`). */
+export const ADDRESS_NOT_LOCATED =
+  'The tax could not be worked out for this address. Add the postal code and city, and check the country.';
+
+/** The billing details a provider's tax needs, as they are saved in the portal. */
+export type TaxCustomer = {
+  name: string;
+  address: {
+    country: string;
+    line1: string | null;
+    line2: string | null;
+    postalCode: string | null;
+    city: string | null;
+    region: string | null;
+  };
+  taxId: { type: string; value: string } | null;
+};
+
+export interface ProviderTax {
+  /**
+   * Writes the details onto the provider's customer (name, address, the tax ID replacing any other)
+   * and answers whether the provider can place the customer for tax.
+   */
+  syncCustomer(customerId: string, customer: TaxCustomer, opId: string): Promise<{ located: boolean }>;
+  /** Turns the provider's tax on for a subscription that has it off; answers whether it did. */
+  enableFor(sub: SubscriptionRecord, opId: string): Promise<boolean>;
+  /** A checkout's first invoice with the provider's tax, for the customer as given (changes nothing). */
+  previewCheckout(customer: TaxCustomer, interval: Interval, quantity: number): Promise<CheckoutPreview>;
 }
 
 export type ProviderKind = 'local' | 'stripe';

@@ -10,6 +10,7 @@ import { call, createStripeClient, toAppError } from './stripe-client';
 import type { DeferredWork } from './stripe-jobs';
 import { endReasonOf, fromUnix, idOf, periodOf, STATUS, toChangePreview, toInvoice } from './stripe-mapping';
 import { createStripeRefunds } from './stripe-refunds';
+import { createStripeTax, stripeTaxLines } from './stripe-tax';
 import { jobFor, verifyStripeEvent } from './stripe-webhook';
 
 /**
@@ -223,6 +224,7 @@ export function createStripeGateway(deps: {
             payment_behavior: 'default_incomplete',
             payment_settings: { save_default_payment_method: 'on_subscription', payment_method_types: ['card'] },
             ...(input.cardId ? { default_payment_method: input.cardId } : {}),
+            ...(cfg.tax ? { automatic_tax: { enabled: true } } : {}),
             expand: ['latest_invoice.confirmation_secret'],
             metadata: { userId: input.billTo.userId, checkoutKey: input.checkoutKey },
           },
@@ -300,6 +302,8 @@ export function createStripeGateway(deps: {
               proration_behavior: 'always_invoice',
               proration_date: Math.floor(now.getTime() / 1000),
             },
+            // The preview taxes as the change will: Stripe Tax where the subscription has it on.
+            ...(cfg.tax && current.automatic_tax?.enabled ? { automatic_tax: { enabled: true } } : {}),
           },
           // A preview writes nothing, but every POST carries a key of its own operation.
           { idempotencyKey: `preview:${randomUUID()}` },
@@ -310,10 +314,11 @@ export function createStripeGateway(deps: {
         change.interval === undefined
           ? sub.unitAmount
           : (deps.config.pricing[interval === 'month' ? 'monthUnitAmount' : 'yearUnitAmount'] as number);
-      return toChangePreview(inv, {
+      const view = toChangePreview(inv, {
         nextRenewalAt: change.interval ? addIntervals(now, change.interval, 1) : sub.currentPeriodEnd,
         nextRenewalAmount: unit * (change.quantity ?? sub.quantity),
       });
+      return view.tax !== undefined && cfg.tax ? { ...view, taxLines: await stripeTaxLines(stripe, inv) } : view;
     },
 
     async listInvoices(_tx, sub) {
@@ -344,6 +349,7 @@ export function createStripeGateway(deps: {
     },
 
     ...createStripeRefunds(stripe),
+    ...(cfg.tax ? { tax: createStripeTax(stripe, priceOf) } : {}),
 
     events: {
       verify(raw, signature) {

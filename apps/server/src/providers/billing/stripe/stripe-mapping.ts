@@ -82,13 +82,17 @@ export function toChangePreview(inv: Stripe.Invoice, next: { nextRenewalAt: Date
     currency: inv.currency,
     nextRenewalAt: next.nextRenewalAt.toISOString(),
     nextRenewalAmount: next.nextRenewalAmount,
-    lines: inv.lines.data.map((l) => ({
-      description: l.description ?? '',
-      quantity: l.quantity ?? 1,
-      unitAmount: Math.round(Number(String(l.pricing?.unit_amount_decimal ?? l.amount / (l.quantity || 1)))),
-      amount: l.amount,
-      periodStart: fromUnix(l.period.start).toISOString(),
-      periodEnd: fromUnix(l.period.end).toISOString(),
-    })),
+    lines: previewLinesOf(inv),
   };
 }
+
+/** A preview invoice's lines as the portal shows them. */
+export const previewLinesOf = (inv: Stripe.Invoice) =>
+  inv.lines.data.map((l) => ({
+    description: l.description ?? '',
+    quantity: l.quantity ?? 1,
+    unitAmount: Math.round(Number(String(l.pricing?.unit_amount_decimal ?? l.amount / (l.quantity || 1)))),
+    amount: l.amount,
+    periodStart: fromUnix(l.period.start).toISOString(),
+    periodEnd: fromUnix(l.period.end).toISOString(),
+  }));

@@ -2,13 +2,15 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ada, renderRoutes, userState } from '../../../test/render';
-import { BillingDetailsCard } from './billing-details-card';
+import { ADDRESS_NEEDED, BillingDetailsCard } from './billing-details-card';
 import { fakeFetch } from '@portal/ui/test';
 
 type Answers = Parameters<typeof fakeFetch>[0];
 
+/** `answers` is read at each request: a test may change what the next one answers. */
 function renderCard(answers: Answers = {}) {
-  const fake = fakeFetch({ 'GET /api/billing/details': { status: 200, body: { details: null } }, ...answers });
+  answers['GET /api/billing/details'] ??= { status: 200, body: { details: null } };
+  const fake = fakeFetch(answers);
   vi.stubGlobal('fetch', fake.fn);
   renderRoutes([{ path: '/app/billing', element: <BillingDetailsCard /> }], { path: '/app/billing', preloaded: userState(ada) });
   return fake;
@@ -27,6 +29,45 @@ describe('billing details form', () => {
     await user.click(await screen.findByRole('button', { name: 'Save billing details' }));
     expect(await screen.findByText('Choose the country of your billing address')).toBeInTheDocument();
     expect(puts(fake)).toHaveLength(0);
+    expect(screen.queryByText(ADDRESS_NEEDED)).not.toBeInTheDocument();
+  });
+
+  it('asks for the address a subscription waits for before Stripe Tax applies, until it is saved', async () => {
+    const saved = {
+      legalName: null,
+      country: 'DE',
+      line1: 'Alexanderplatz 1',
+      line2: null,
+      postalCode: '10178',
+      city: 'Berlin',
+      region: null,
+      taxId: null,
+      recipients: [],
+      updatedAt: '2026-11-27T00:00:00.000Z',
+    };
+    const answers: Answers = {
+      'GET /api/billing/details': { status: 200, body: { details: null, taxAddressNeeded: true } },
+      'PUT /api/billing/details': { status: 200, body: { details: saved } },
+    };
+    const fake = renderCard(answers);
+    expect(await screen.findByRole('note')).toHaveTextContent(ADDRESS_NEEDED);
+    const user = userEvent.setup();
+    await user.click(screen.getByLabelText(/^Country/, { selector: 'input' }));
+    await user.click(await screen.findByRole('option', { name: 'Germany', hidden: true }));
+    await user.type(screen.getByLabelText('Address line 1', { selector: 'input' }), 'Alexanderplatz 1');
+    await user.type(screen.getByLabelText('Postal code', { selector: 'input' }), '10178');
+    await user.type(screen.getByLabelText('City', { selector: 'input' }), 'Berlin');
+    // Saved: the details answer no longer asks.
+    answers['GET /api/billing/details'] = { status: 200, body: { details: saved } };
+    await user.click(screen.getByRole('button', { name: 'Save billing details' }));
+    await waitFor(() => expect(puts(fake)).toHaveLength(1));
+    expect(JSON.parse(puts(fake)[0]!.body!)).toMatchObject({
+      country: 'DE',
+      line1: 'Alexanderplatz 1',
+      postalCode: '10178',
+      city: 'Berlin',
+    });
+    await waitFor(() => expect(screen.queryByText(ADDRESS_NEEDED)).not.toBeInTheDocument());
   });
 
   it('names the expected format of a bad VAT number, then saves a good one', async () => {

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
-import { Button, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconCheck } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCheck } from '@tabler/icons-react';
 import {
   type BillingDetailsFormValues,
   billingDetailsBody,
@@ -62,10 +62,15 @@ export function BillingDetailsCard() {
       </Paper>
     );
   }
-  return <BillingDetailsForm key={details?.updatedAt ?? 'none'} details={details} />;
+  return (
+    <BillingDetailsForm key={details?.updatedAt ?? 'none'} details={details} addressNeeded={data?.taxAddressNeeded === true} />
+  );
 }
 
-function BillingDetailsForm({ details }: { details: BillingDetails | null }) {
+/** Stripe Tax: a subscription waits for the billing address before tax is calculated on it. */
+export const ADDRESS_NEEDED = 'Your billing address is needed to calculate the tax on your subscription. Add it below.';
+
+function BillingDetailsForm({ details, addressNeeded }: { details: BillingDetails | null; addressNeeded: boolean }) {
   const [update, { isLoading, error, reset }] = useUpdateBillingDetailsMutation();
   const countries = useMemo(() => {
     const names = new Intl.DisplayNames(undefined, { type: 'region' });
@@ -104,6 +109,11 @@ function BillingDetailsForm({ details }: { details: BillingDetails | null }) {
             title={<span id="billing-details-title">Billing details</span>}
             description="Who your invoices are made out to. Changes apply to your next invoices."
           />
+          {addressNeeded ? (
+            <Alert role="note" variant="light" color="yellow" icon={<IconAlertTriangle size={18} />} py="sm">
+              {ADDRESS_NEEDED}
+            </Alert>
+          ) : null}
           <Select
             label="Country"
             description="Tax depends on it."
