@@ -27,6 +27,12 @@ export const billingDetails = pgTable(
     taxIdCheckedAt: timestamp('tax_id_checked_at', { withTimezone: true }),
     /** The name VIES gave for a valid VAT number (kept as the check's evidence). */
     taxIdVerifiedName: text('tax_id_verified_name'),
+    /**
+     * When the details were last written to the payment provider's customer for its tax (Stripe
+     * Tax, ADR 115); null when they were saved without it (Stripe Tax off, no provider customer yet,
+     * or saved before it was turned on), so the provider may not know them.
+     */
+    taxSyncedAt: timestamp('tax_synced_at', { withTimezone: true }),
     /** Finance addresses that receive invoices and receipts too. */
     recipients: jsonb('recipients').$type<string[]>().notNull().default([]),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

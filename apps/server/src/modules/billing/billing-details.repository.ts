@@ -24,6 +24,10 @@ export const billingDetailsRepository = {
     void userId;
     return saved!;
   },
+  /** The details were written to the provider's customer for its tax at `at`. */
+  async markTaxSynced(tx: Tx, userId: string, at: Date) {
+    await tx.update(billingDetails).set({ taxSyncedAt: at }).where(eq(billingDetails.userId, userId));
+  },
   async setTaxIdStatus(
     tx: Tx,
     userId: string,

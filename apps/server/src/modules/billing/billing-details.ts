@@ -136,6 +136,8 @@ export function createBillingDetails(ctx: BillingContext, providerTax: Pick<Prov
           taxIdCheckedAt: checkedAt,
           taxIdVerifiedName: verifiedName,
           recipients: body.recipients,
+          // Written to the provider again below, where Stripe Tax is on and the customer exists.
+          taxSyncedAt: null,
           createdAt: now,
           updatedAt: now,
         });

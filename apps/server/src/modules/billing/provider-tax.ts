@@ -32,10 +32,14 @@ export const taxCustomerOf = (row: BillingDetailsRow, name: string): TaxCustomer
 export function createProviderTax(ctx: BillingContext) {
   const tax = ctx.gateway.tax;
 
-  /** Writes the details to the customer; a 400 when the provider cannot place them for tax. */
-  async function sync(customerId: string, row: BillingDetailsRow, name: string, opId: string) {
+  /**
+   * Writes the details to the customer, and notes when (`taxSyncedAt`); a 400 when the provider
+   * cannot place them for tax.
+   */
+  async function sync(tx: Tx, customerId: string, row: BillingDetailsRow, name: string, opId: string) {
     const { located } = await tax!.syncCustomer(customerId, taxCustomerOf(row, name), opId);
     if (!located) throw new AppError('BAD_REQUEST', ADDRESS_NOT_LOCATED);
+    await details.markTaxSynced(tx, row.userId, ctx.clock.now());
   }
 
   return {
@@ -51,7 +55,7 @@ export function createProviderTax(ctx: BillingContext) {
       const customerId = await ctx.customerIdOf(tx, user.id);
       if (!customerId) return;
       const opId = randomUUID();
-      await sync(customerId, row, user.name, opId);
+      await sync(tx, customerId, row, user.name, opId);
       for (const sub of await repo.runningSubscriptions(tx, user.id, ctx.gateway.kind)) {
         if (await tax.enableFor(sub, opId)) {
           ctx.log.info({ subscription: sub.providerId }, 'automatic tax turned on after the billing address was saved');
@@ -63,7 +67,7 @@ export function createProviderTax(ctx: BillingContext) {
     async beforeCheckout(tx: Tx, userId: string, customerId: string, name: string) {
       if (!tax) return;
       const row = await details.find(tx, userId);
-      if (row) await sync(customerId, row, name, randomUUID());
+      if (row) await sync(tx, customerId, row, name, randomUUID());
     },
 
     /** A checkout's preview with the provider's tax, once the details are known (else undefined). */
@@ -77,10 +81,17 @@ export function createProviderTax(ctx: BillingContext) {
       return row ? tax!.previewCheckout(taxCustomerOf(row, user.name), interval, quantity) : undefined;
     },
 
-    /** A running subscription waits for the customer's address before the provider's tax applies. */
-    async addressNeeded(tx: Tx, userId: string): Promise<boolean> {
-      if (!tax || (await details.find(tx, userId))) return false;
-      return (await repo.runningSubscriptions(tx, userId, ctx.gateway.kind)).length > 0;
+    /**
+     * A running subscription waits for the customer's address before the provider's tax applies:
+     * `add` when there are no billing details, `confirm` when they were saved without reaching the
+     * provider (before Stripe Tax was turned on); saving them writes them and turns the tax on.
+     */
+    async addressNeeded(tx: Tx, userId: string): Promise<'add' | 'confirm' | null> {
+      if (!tax) return null;
+      const row = await details.find(tx, userId);
+      if (row?.taxSyncedAt) return null;
+      if ((await repo.runningSubscriptions(tx, userId, ctx.gateway.kind)).length === 0) return null;
+      return row ? 'confirm' : 'add';
     },
   };
 }

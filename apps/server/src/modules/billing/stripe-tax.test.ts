@@ -258,6 +258,54 @@ describe('Stripe Tax on (STRIPE_TAX=true)', () => {
       expect(preview.json().subtotal + preview.json().tax).toBe(preview.json().total);
     });
   });
+  describe('a subscription bought before Stripe Tax, whose customer had saved billing details then', () => {
+    let cookie: string;
+    let api: ReturnType<typeof client>;
+    let stripeId: string;
+    beforeAll(async () => {
+      t.clock.set(START);
+      cookie = await signIn(t, 'tax-saved-before@example.com');
+      api = client(t, cookie);
+      await addCard(s, cookie);
+      expect((await api.details(GERMAN)).statusCode).toBe(200);
+      stripeId = (await api.checkout(1)).json().subscription.stripeId;
+      // As it was before STRIPE_TAX: the details saved here only, no address and no automatic tax at Stripe.
+      await t.db
+        .update(billingDetails)
+        .set({ taxSyncedAt: null })
+        .where(eq(billingDetails.userId, await userIdOf(t, 'tax-saved-before@example.com')));
+      const sub = wire.subscriptions.get(stripeId)!;
+      sub.automaticTax = false;
+      wire.customers.get(sub.customer)!.address = null;
+    });
+
+    it('asks to confirm the saved address, which then reaches Stripe and turns automatic tax on', async () => {
+      const asked = (await api.call('GET', '/api/billing/details')).json();
+      expect(asked).toMatchObject({ details: { country: 'DE', city: 'Berlin' }, taxAddressNeeded: true });
+      const from = wire.requests.length;
+      const res = await api.details(GERMAN);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().taxAddressNeeded).toBeUndefined();
+      const sub = wire.subscriptions.get(stripeId)!;
+      expect(wire.customers.get(sub.customer)!.address).toMatchObject({ country: 'DE', city: 'Berlin', postal_code: '10178' });
+      expect(sub.automaticTax).toBe(true);
+      expect(since(wire, from).some((r) => r.method === 'POST' && r.path === `/v1/subscriptions/${stripeId}`)).toBe(true);
+      expect((await api.call('GET', '/api/billing/details')).json().taxAddressNeeded).toBeUndefined();
+    });
+  });
+
+  it('does not ask a customer whose details were saved before their first card: checkout took them to Stripe', async () => {
+    t.clock.set(START);
+    const cookie = await signIn(t, 'tax-details-first@example.com');
+    const api = client(t, cookie);
+    expect((await api.details(GERMAN)).statusCode).toBe(200);
+    await addCard(s, cookie);
+    const res = await api.checkout(1);
+    expect(res.statusCode).toBe(201);
+    const sub = wire.subscriptions.get(res.json().subscription.stripeId)!;
+    expect(sub.automaticTax).toBe(true);
+    expect((await api.call('GET', '/api/billing/details')).json().taxAddressNeeded).toBeUndefined();
+  });
 });
 
 describe('Stripe Tax off (the default)', () => {

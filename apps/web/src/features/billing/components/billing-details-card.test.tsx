@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ada, renderRoutes, userState } from '../../../test/render';
-import { ADDRESS_NEEDED, BillingDetailsCard } from './billing-details-card';
+import { ADDRESS_NEEDED, ADDRESS_TO_CONFIRM, BillingDetailsCard } from './billing-details-card';
 import { fakeFetch } from '@portal/ui/test';
 
 type Answers = Parameters<typeof fakeFetch>[0];
@@ -68,6 +68,34 @@ describe('billing details form', () => {
       city: 'Berlin',
     });
     await waitFor(() => expect(screen.queryByText(ADDRESS_NEEDED)).not.toBeInTheDocument());
+  });
+
+  it('asks to confirm details saved before Stripe Tax was on, and saves them as they are', async () => {
+    const saved = {
+      legalName: 'Muster GmbH',
+      country: 'DE',
+      line1: 'Alexanderplatz 1',
+      line2: null,
+      postalCode: '10178',
+      city: 'Berlin',
+      region: null,
+      taxId: null,
+      recipients: [],
+      updatedAt: '2026-11-20T00:00:00.000Z',
+    };
+    const answers: Answers = {
+      'GET /api/billing/details': { status: 200, body: { details: saved, taxAddressNeeded: true } },
+      'PUT /api/billing/details': { status: 200, body: { details: { ...saved, updatedAt: '2026-11-27T00:00:00.000Z' } } },
+    };
+    const fake = renderCard(answers);
+    expect(await screen.findByRole('note')).toHaveTextContent(ADDRESS_TO_CONFIRM);
+    expect(screen.getByLabelText('City', { selector: 'input' })).toHaveValue('Berlin');
+    answers['GET /api/billing/details'] = { status: 200, body: { details: { ...saved, updatedAt: '2026-11-27T00:00:00.000Z' } } };
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Save billing details' }));
+    await waitFor(() => expect(puts(fake)).toHaveLength(1));
+    expect(JSON.parse(puts(fake)[0]!.body!)).toMatchObject({ country: 'DE', line1: 'Alexanderplatz 1', city: 'Berlin' });
+    await waitFor(() => expect(screen.queryByText(ADDRESS_TO_CONFIRM)).not.toBeInTheDocument());
   });
 
   it('names the expected format of a bad VAT number, then saves a good one', async () => {

@@ -67,8 +67,13 @@ export function BillingDetailsCard() {
   );
 }
 
-/** Stripe Tax: a subscription waits for the billing address before tax is calculated on it. */
+/**
+ * Stripe Tax: a subscription waits for the billing address before tax is calculated on it; details
+ * saved before the tax was turned on are confirmed (saved again) to reach it.
+ */
 export const ADDRESS_NEEDED = 'Your billing address is needed to calculate the tax on your subscription. Add it below.';
+export const ADDRESS_TO_CONFIRM =
+  'Your billing address is needed to calculate the tax on your subscription. Check it below and save it.';
 
 function BillingDetailsForm({ details, addressNeeded }: { details: BillingDetails | null; addressNeeded: boolean }) {
   const [update, { isLoading, error, reset }] = useUpdateBillingDetailsMutation();
@@ -111,7 +116,7 @@ function BillingDetailsForm({ details, addressNeeded }: { details: BillingDetail
           />
           {addressNeeded ? (
             <Alert role="note" variant="light" color="yellow" icon={<IconAlertTriangle size={18} />} py="sm">
-              {ADDRESS_NEEDED}
+              {details ? ADDRESS_TO_CONFIRM : ADDRESS_NEEDED}
             </Alert>
           ) : null}
           <Select
@@ -176,7 +181,7 @@ function BillingDetailsForm({ details, addressNeeded }: { details: BillingDetail
           />
           <ErrorDisplay error={error} />
           <Group gap="sm">
-            <Button type="submit" loading={isLoading} disabled={!dirty && details !== null}>
+            <Button type="submit" loading={isLoading} disabled={!dirty && details !== null && !addressNeeded}>
               Save billing details
             </Button>
             {dirty && details ? (

@@ -1,0 +1,1 @@
+ALTER TABLE "billing_details" ADD COLUMN "tax_synced_at" timestamp with time zone;
