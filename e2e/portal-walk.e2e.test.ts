@@ -14,6 +14,8 @@ const PAGES = [
   ['billing', '/app/billing'],
   ['licenses', '/app/licenses'],
   ['downloads', '/app/download-iso'],
+  ['support', '/app/support'],
+  ['profile', '/app/profile'],
 ] as const;
 
 /** Visible controls smaller than 24 by 24 px, named so a failure says which. */
@@ -130,6 +132,15 @@ describe('the signed-in portal at two widths and in both schemes', () => {
           for (const small of await smallTargets(page)) problems.push(`${name}: ${small}`);
           for (const cut of await cutBadges(page)) problems.push(`${name}: badge '${cut}' cut`);
         }
+        // The license's drawer: its actions and the nodes' controls.
+        await page.goto('/app/licenses');
+        await page.getByRole('button', { name: `Open license ${buyer.licenseKey}` }).click();
+        const drawer = page.getByRole('dialog');
+        await drawer.getByText('This license is suspended').waitFor();
+        await transitionsDone(page);
+        await screenshot(page, `portal-license-drawer-${width}-${scheme}`);
+        for (const small of await smallTargets(page)) problems.push(`license drawer: ${small}`);
+        await page.keyboard.press('Escape');
         if (width === 390) {
           // The menu drawer's own controls.
           await page.getByRole('button', { name: 'Open menu' }).click();
