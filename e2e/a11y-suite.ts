@@ -217,7 +217,7 @@ export function accessibilitySuite(scheme: 'light' | 'dark') {
         const drawer = page.getByRole('dialog', { name: 'License details' });
         await drawer.getByRole('button', { name: 'Release node a11y-node-01' }).click();
         const confirm = page.getByRole('dialog', { name: 'Release this node?' });
-        await confirm.getByText('frees its slot on this license at once').waitFor();
+        await confirm.getByText('leaves this license at once, which frees one of its nodes').waitFor();
         await expectAccessible(page, `release-node modal (${scheme})`);
         await confirm.getByRole('button', { name: 'Cancel' }).click();
         await confirm.waitFor({ state: 'hidden' });

@@ -140,7 +140,7 @@ describe('keyboard only', () => {
     await expect.poll(() => hasFocus(open)).toBe(true);
     await expect
       .poll(() =>
-        page.getByRole('table', { name: 'Licenses' }).getByRole('row').filter({ hasText: key }).getByText('1 / 3').count(),
+        page.getByRole('table', { name: 'Licenses' }).getByRole('row').filter({ hasText: key }).getByText('1 of 3').count(),
       )
       .toBe(1);
   });

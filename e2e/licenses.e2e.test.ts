@@ -79,7 +79,7 @@ describe('licenses page with a license', () => {
     await page.waitForURL((url) => !url.search.includes('highlight'));
     expect(await row.getAttribute('aria-current')).toBe('true');
     expect(await row.getByText('Active').isVisible()).toBe(true);
-    expect(await row.getByText('0 / 3').isVisible()).toBe(true);
+    expect(await row.getByText('0 of 3').isVisible()).toBe(true);
     // A license of a subscription renews with it: its date, not an 'Expires in' countdown.
     expect(await row.getByText('Follows its subscription').isVisible()).toBe(true);
     expect(await row.getByText(/Expires in/).count()).toBe(0);
@@ -99,7 +99,7 @@ describe('licenses page with a license', () => {
     const nodes = drawer.getByRole('table', { name: 'Nodes' });
     await nodes.getByRole('row').filter({ hasText: 'web-01' }).waitFor();
     expect(await nodes.getByText('fp-e2e-1').isVisible()).toBe(true);
-    await expect.poll(() => row.getByText('1 / 3').count()).toBe(1);
+    await expect.poll(() => row.getByText('1 of 3').count()).toBe(1);
 
     // Validate says the answer in words.
     await drawer.getByRole('button', { name: 'Validate', exact: true }).click();
@@ -126,7 +126,7 @@ describe('licenses page with a license', () => {
     await drawerSettled(page, reopened);
     await screenshot(page, 'licenses-drawer-1280');
 
-    // The last slot, then the limit: NODE_LIMIT_REACHED's message through the error display.
+    // The last free node, then the limit: NODE_LIMIT_REACHED's message through the error display.
     await reopened.getByRole('button', { name: 'Activate node' }).click();
     await reopened.getByRole('textbox', { name: /^Fingerprint/ }).fill('fp-e2e-3');
     await reopened.getByRole('button', { name: 'Activate', exact: true }).click();
@@ -144,7 +144,7 @@ describe('licenses page with a license', () => {
     // Release a node, with a confirmation.
     await reopened.getByRole('button', { name: 'Release node field-02' }).click();
     const confirm = page.getByRole('dialog', { name: 'Release this node?' });
-    await confirm.getByText('frees its slot on this license at once').waitFor();
+    await confirm.getByText('leaves this license at once, which frees one of its nodes').waitFor();
     await transitionsDone(page);
     await screenshot(page, 'licenses-release-1280');
     await confirm.getByRole('button', { name: 'Release node', exact: true }).click();
@@ -171,7 +171,7 @@ describe('licenses page with a license', () => {
     // Closing the drawer leaves the table with the current figures.
     await page.keyboard.press('Escape');
     await expect.poll(() => reopened.isVisible()).toBe(false);
-    await expect.poll(() => row.getByText('2 / 3').isVisible()).toBe(true);
+    await expect.poll(() => row.getByText('2 of 3').isVisible()).toBe(true);
 
     // The dark scheme (following the system setting).
     await page.emulateMedia({ colorScheme: 'dark' });

@@ -41,7 +41,17 @@ export function ToneText({ tone, children, ...rest }: TextProps & { tone: Tone |
 /** A badge whose colour says what it means: green good, yellow attention, red a problem, grey inactive. */
 export function ToneBadge({ tone, color, children }: { tone: Tone; color: string; children: ReactNode }) {
   return (
-    <Badge variant="light" color={color} radius="sm" tt="none" fw={600} className={classes.tone} data-tone={tone}>
+    <Badge
+      variant="light"
+      color={color}
+      radius="sm"
+      tt="none"
+      fw={600}
+      className={classes.tone}
+      data-tone={tone}
+      // Whole or on a line of its own, never cut to 'Susp…' beside a long key.
+      style={{ flexShrink: 0 }}
+    >
       {children}
     </Badge>
   );
@@ -101,7 +111,7 @@ export function LicenseKeyText({ licenseKey, size = 'sm' }: { licenseKey: string
  * normal use, not a warning); yellow at the limit, where the next machine will not fit. Red is for
  * what is wrong (expired, declined, errors).
  */
-/** "2 / 5" and a bar: the accent while there is room (2 of 3 is normal use), yellow at the limit. */
+/** "2 of 5" and a bar: the accent while there is room (2 of 3 is normal use), yellow at the limit. */
 export function NodesUsage({
   activeNodes,
   maxNodes,
@@ -118,7 +128,7 @@ export function NodesUsage({
         </Text>
       ) : (
         <Text size="sm" fw={600} ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
-          {activeNodes} / {maxNodes}
+          {activeNodes} of {maxNodes}
         </Text>
       )}
       <Progress.Root
@@ -212,7 +222,8 @@ export function ListFooter({
             total={pages}
             value={Math.min(page, pages)}
             onChange={onChange}
-            size="sm"
+            // 32 px controls: tap targets above the 24 px of WCAG 2.2 that still fit a phone's row.
+            size="md"
             siblings={1}
             boundaries={1}
             getControlProps={(control) => ({ 'aria-label': `${control[0]!.toUpperCase()}${control.slice(1)} page` })}

@@ -16,7 +16,7 @@ const SupportPage = lazyPage(async () => (await import('../features/support/comp
 const DownloadIsoPage = lazyPage(
   async () => (await import('../features/downloads/components/download-iso-page')).DownloadIsoPage,
 );
-const BillingPage = lazyPage(async () => (await import('../features/billing/components/billing-page')).BillingPage);
+const BillingPage = lazyPage(async () => (await import('./billing/billing-page')).BillingPage);
 const ProfilePage = lazyPage(async () => (await import('../features/profile/components/profile-page')).ProfilePage);
 const AccessControlPage = lazyPage(async () => (await import('./access-control-page')).AccessControlPage);
 

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ada, LocationProbe, renderRoutes, userState, portalConfig } from '../../test/render';
@@ -47,12 +47,35 @@ describe('AppLayout', () => {
 
   it('shows the shell and the page to an onboarded user', async () => {
     renderRoutes(routes, { path: '/app/licenses', preloaded: userState(ada) });
-    expect(screen.getByText('Licenses content')).toBeInTheDocument();
+    expect(await screen.findByText('Licenses content')).toBeInTheDocument();
     // One navigation landmark, labelled; one main, the skip link's target.
     expect(screen.getAllByRole('navigation')).toHaveLength(1);
     expect(screen.getByRole('navigation', { name: 'Side menu' })).toBeInTheDocument();
     expect(screen.getByRole('main')).toHaveAttribute('id', 'main-content');
     expect(await screen.findByRole('link', { name: 'Documentation' })).toHaveAttribute('target', '_blank');
+  });
+
+  it('shows the brand name in the header at once: the shell waits for the configuration, with no placeholder', async () => {
+    let answer: (response: Response) => void = () => {};
+    const pending = new Promise<Response>((resolve) => (answer = resolve));
+    vi.stubGlobal('fetch', () => pending);
+    const { container } = renderRoutes(routes, { path: '/app/licenses', preloaded: userState(ada) });
+    // The session is known, the brand not yet: nothing is drawn, so no placeholder flashes.
+    expect(container.querySelector(':scope > :not(style)')).toBeNull();
+    answer(new Response(JSON.stringify(config), { status: 200, headers: { 'content-type': 'application/json' } }));
+    const header = await screen.findByRole('banner');
+    expect(within(header).getByText('Acme Cloud')).toBeInTheDocument();
+    expect(within(header).getByRole('link', { name: 'Acme Cloud home' })).toBeInTheDocument();
+    expect(header.querySelector('.mantine-Skeleton-root')).toBeNull();
+    expect(screen.getByText('Licenses content')).toBeInTheDocument();
+  });
+
+  it('names the portal itself in the header when the configuration cannot be read', async () => {
+    vi.stubGlobal('fetch', fakeFetch({ 'GET /api/config': { status: 503, body: { message: 'Down' } } }).fn);
+    renderRoutes(routes, { path: '/app/licenses', preloaded: userState(ada) });
+    const header = await screen.findByRole('banner');
+    expect(within(header).getByText('Customer portal')).toBeInTheDocument();
+    expect(header.querySelector('.mantine-Skeleton-root')).toBeNull();
   });
 
   it("offers 'Skip to content' first, which moves focus to the page", async () => {

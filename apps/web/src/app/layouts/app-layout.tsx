@@ -6,6 +6,7 @@ import { useClickOutside, useMediaQuery, useWindowEvent } from '@mantine/hooks';
 import { MOBILE_BREAKPOINT_PX } from '@portal/contract';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { ModalHost } from '../../components/modal-host';
+import { useGetConfigQuery } from '../../lib/api';
 import { PaymentFailingBanner } from '../../features/billing/components/payment-failing-banner';
 import { useAppDispatch, useAppSelector } from '../../lib/state/hooks';
 import { setMobileOpen } from '../../lib/state/menu-slice';
@@ -26,14 +27,22 @@ function focusMain() {
 /**
  * The signed-in layout of /app/*. Nothing while the session check runs; visitors without a
  * session go to /login?to=<this page>; users who are not onboarded go to /onboarding.
+ * The shell also waits for the public configuration (asked for at start-up beside the session),
+ * so its header shows the brand name at once instead of a placeholder that flashes.
  */
 export function AppLayout() {
   const { checkingAuth, authenticated, profile } = useAppSelector((s) => s.user);
   const location = useLocation();
+  const { isLoading: brandLoading } = useGetConfigQuery();
+  // Only the first answer is waited for: a failed read is asked again when the header subscribes,
+  // and that retry must not take the shell away again.
+  const brandSettled = useRef(false);
+  if (!brandLoading) brandSettled.current = true;
 
   if (checkingAuth) return null;
   if (!authenticated) return <Navigate to={loginPathFor(location.pathname + location.search)} replace />;
   if (profile && !profile.onboarded) return <Navigate to="/onboarding" replace />;
+  if (!brandSettled.current) return null;
   return <Shell />;
 }
 

@@ -6,7 +6,10 @@ import { Link, Navigate } from 'react-router';
 import { useGetConfigQuery } from '../../lib/api';
 import { useAppDispatch, useAppSelector } from '../../lib/state/hooks';
 import { toggleMobile } from '../../lib/state/menu-slice';
-import { BrandLogo } from '@portal/ui';
+import { BrandLogo, shellClasses } from '@portal/ui';
+
+/** The name in the header when the vendor's configuration cannot be read (the document title's too). */
+const FALLBACK_BRAND = 'Customer portal';
 
 export interface TopBarProps {
   /** Whether the viewport is at or below the mobile breakpoint (the burger is shown). */
@@ -19,7 +22,10 @@ export const TopBar = forwardRef<HTMLButtonElement, TopBarProps>(function TopBar
   const dispatch = useAppDispatch();
   const profile = useAppSelector((s) => s.user.profile);
   const mobileOpen = useAppSelector((s) => s.menu.mobileOpen);
-  const { data: config } = useGetConfigQuery();
+  const { data: config, isError, isFetching } = useGetConfigQuery();
+  // The layout waits for the configuration's first answer; when that failed (and while it is asked
+  // again), the portal's own name stands in.
+  const brand = config?.brandName ?? (isError || isFetching ? FALLBACK_BRAND : undefined);
 
   if (!profile) return <Navigate to="/login" replace />;
 
@@ -32,13 +38,14 @@ export const TopBar = forwardRef<HTMLButtonElement, TopBarProps>(function TopBar
             opened={mobileOpen}
             onClick={() => dispatch(toggleMobile())}
             size="sm"
+            className={shellClasses.menuButton}
             aria-label={mobileOpen ? 'Close menu' : 'Open menu'}
             aria-expanded={mobileOpen}
             aria-controls={navbarId}
           />
         ) : null}
-        <Link to="/" aria-label={`${config?.brandName ?? 'Portal'} home`} style={{ textDecoration: 'none' }}>
-          <BrandLogo name={config?.brandName} size="sm" />
+        <Link to="/" aria-label={`${brand ?? 'Portal'} home`} style={{ textDecoration: 'none' }}>
+          <BrandLogo name={brand} size="sm" />
         </Link>
       </Group>
       {config?.docsUrl ? (

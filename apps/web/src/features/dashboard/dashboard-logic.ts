@@ -11,6 +11,7 @@ import {
   formatMoney,
   formatRelative,
 } from '@portal/contract';
+import { suspendedAttention, type Attention, type AttentionLevel } from '../../lib/attention';
 import { PAGES } from '../../lib/pages';
 
 /** A renewal this close is announced on the dashboard. */
@@ -18,15 +19,9 @@ export const RENEWAL_SOON_DAYS = 7;
 /** A cancelled subscription this close to its end is announced on the dashboard. */
 export const ENDING_SOON_DAYS = 14;
 
-export type WarningLevel = 'red' | 'yellow' | 'info';
+export type WarningLevel = AttentionLevel;
 
-export interface DashboardWarning {
-  id: string;
-  level: WarningLevel;
-  title: string;
-  message: string;
-  action: { label: string; to: string };
-}
+export type DashboardWarning = Attention;
 
 const endOf = (s: Pick<Subscription, 'currentPeriodEnd'>) => new Date(s.currentPeriodEnd);
 
@@ -85,28 +80,7 @@ export function dashboardWarnings({ subscriptions, methods, summary, now }: Warn
   const renewing = current.filter((s) => !s.cancelAtPeriodEnd);
   const billing = PAGES.billing.path;
 
-  if (summary && summary.suspended.length > 0) {
-    const [key] = summary.suspended;
-    const contact = { label: 'Contact support', to: PAGES.support.path };
-    out.push(
-      summary.suspended.length === 1
-        ? {
-            id: 'suspended',
-            level: 'red',
-            title: 'A license is suspended',
-            message: `License ${key} was suspended by the vendor: its machines no longer validate, and no other machine can be activated on it. Contact support to learn why and to have it resumed.`,
-            action: contact,
-          }
-        : {
-            id: 'suspended',
-            level: 'red',
-            title: `${summary.suspended.length} licenses are suspended`,
-            message:
-              'The vendor suspended these licenses: their machines no longer validate, and no other machine can be activated on them. Contact support to learn why and to have them resumed.',
-            action: contact,
-          },
-    );
-  }
+  if (summary && summary.suspended.length > 0) out.push(suspendedAttention(summary.suspended));
 
   if (methods && renewing.length > 0) {
     const card = chargedCard(methods);

@@ -57,7 +57,7 @@ export const licensesApi = api.injectEndpoints({
       transformResponse: (answer: ActivateResponse, meta) => ({ ...answer, created: responseOf(meta)?.status === 201 }),
       invalidatesTags: ['Licenses'],
     }),
-    /** DELETE /api/licenses/{licenseKey}/nodes/{id}: frees the slot of a retired machine. */
+    /** DELETE /api/licenses/{licenseKey}/nodes/{id}: frees the node of a retired machine. */
     releaseNode: builder.mutation<void, { licenseKey: string; id: string }>({
       query: ({ licenseKey, id }) => ({
         url: `${licensePath(licenseKey)}/nodes/${encodeURIComponent(id)}`,

@@ -66,11 +66,11 @@ describe('explainValidation', () => {
     expect(say({ valid: false, code: 'SUSPENDED' })).toMatchObject({ title: 'Suspended', tone: 'neutral' });
     expect(say({ valid: false, code: 'NOT_ACTIVATED' }, 'fp-9')).toEqual({
       title: 'Not activated',
-      text: 'The license is valid, but node fp-9 is not activated on it yet. Activating it would take one of the 3 free slots (2 of 5 nodes in use).',
+      text: 'The license is valid, but node fp-9 is not activated on it yet. Activating it would take one of the 3 free nodes (2 of 5 nodes in use).',
       tone: 'warn',
     });
     expect(say({ valid: false, code: 'NOT_ACTIVATED', license: { ...license, activeNodes: 4 } }, 'fp-9').text).toContain(
-      'would take the last free slot',
+      'would take the last free node',
     );
     expect(say({ valid: false, code: 'NODE_LIMIT_REACHED', license: { ...license, activeNodes: 5 } }, 'fp-9')).toMatchObject({
       title: 'Node limit reached',

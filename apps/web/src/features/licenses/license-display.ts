@@ -44,7 +44,7 @@ export function explainValidation(
       const free = l ? l.maxNodes - l.activeNodes : 0;
       return {
         title: 'Not activated',
-        text: `The license is valid, but ${thisNode} is not activated on it yet. ${free === 1 ? 'Activating it would take the last free slot' : `Activating it would take one of the ${free} free slots`} (${usage}).`,
+        text: `The license is valid, but ${thisNode} is not activated on it yet. ${free === 1 ? 'Activating it would take the last free node' : `Activating it would take one of the ${free} free nodes`} (${usage}).`,
         tone: 'warn',
       };
     }

@@ -52,8 +52,18 @@ function useFirstLoad(subscriptionIds: string[] | undefined, othersSettled: bool
   return { ready: done.current, loaders };
 }
 
+export interface BillingPageProps {
+  /**
+   * The keys of the customer's licenses staff suspended (read by the composing page from the
+   * licenses), so a subscription says its license is suspended; null while unknown.
+   */
+  suspendedLicenses?: readonly string[] | null;
+}
+
+const NONE: readonly string[] = [];
+
 /** /app/billing: subscriptions with their invoices, the checkout, and the payment methods. */
-export function BillingPage() {
+export function BillingPage({ suspendedLicenses = NONE }: BillingPageProps) {
   const dispatch = useAppDispatch();
   // A subscription awaiting its first payment turns active when Stripe's webhook arrives: poll until then.
   const [pollingInterval, setPollingInterval] = useState(0);
@@ -71,8 +81,9 @@ export function BillingPage() {
   const hasRunning = items.some((s) => subscriptionState(s) !== 'ended');
   const { ready, loaders } = useFirstLoad(
     subscriptions.isLoading ? undefined : items.map((s) => s.stripeId),
-    !methods.isLoading && !prices.isLoading,
+    !methods.isLoading && !prices.isLoading && suspendedLicenses !== null,
   );
+  const suspended = (s: Subscription) => s.licenseKey !== null && (suspendedLicenses ?? NONE).includes(s.licenseKey);
 
   // A customer without a running subscription sees the checkout open; a subscriber, a short
   // prompt. Either way the checkout is on the left and the cards on the right, so the page keeps
@@ -109,7 +120,10 @@ export function BillingPage() {
     <PageFrame title={PAGES.billing.title} description="Your subscriptions, invoices and payment cards.">
       {loaders}
       {!ready ? (
-        <BillingSkeleton />
+        <BillingSkeleton
+          subscriptions={subscriptions.isLoading ? undefined : hasRunning ? items.length : 0}
+          earlier={hasRunning ? 0 : items.length}
+        />
       ) : (
         <>
           {subscriptions.error ? (
@@ -120,7 +134,7 @@ export function BillingPage() {
                 Subscriptions
               </Title>
               {items.map((s) => (
-                <SubscriptionCard key={s.stripeId} subscription={s} />
+                <SubscriptionCard key={s.stripeId} subscription={s} licenseSuspended={suspended(s)} />
               ))}
             </Stack>
           ) : null}
@@ -131,7 +145,7 @@ export function BillingPage() {
                 Earlier subscriptions
               </Title>
               {items.map((s) => (
-                <SubscriptionCard key={s.stripeId} subscription={s} />
+                <SubscriptionCard key={s.stripeId} subscription={s} licenseSuspended={suspended(s)} />
               ))}
             </Stack>
           ) : null}

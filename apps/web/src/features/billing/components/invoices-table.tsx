@@ -91,7 +91,7 @@ export function InvoicesTable({ subscriptionId }: { subscriptionId: string }) {
   const pager =
     pages > 1 ? (
       <Group justify="flex-end">
-        <Pagination total={pages} value={page} onChange={setPage} size="sm" aria-label="Invoice pages" />
+        <Pagination total={pages} value={page} onChange={setPage} size="md" aria-label="Invoice pages" />
       </Group>
     ) : null;
 

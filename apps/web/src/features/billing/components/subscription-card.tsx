@@ -33,6 +33,8 @@ import {
 } from '@portal/contract';
 import { Link, useSearchParams } from 'react-router';
 import { intervalLabel, plural } from '@portal/contract';
+import { AttentionAlert } from '../../../components/attention-alert';
+import { suspendedAttention } from '../../../lib/attention';
 import { PAGES } from '../../../lib/pages';
 import { useAppDispatch } from '../../../lib/state/hooks';
 import { showModal } from '../../../lib/state/menu-slice';
@@ -68,7 +70,8 @@ export function LicenseKey({ licenseKey }: { licenseKey: string }) {
               <ActionIcon
                 variant="subtle"
                 color={copied ? 'green' : 'gray'}
-                size="sm"
+                // 28 px: a tap target of at least 24 by 24 (WCAG 2.2), even beside other targets.
+                size="md"
                 onClick={copy}
                 aria-label={copied ? 'Copied' : 'Copy license key'}
               >
@@ -92,11 +95,32 @@ export function LicenseKey({ licenseKey }: { licenseKey: string }) {
   );
 }
 
+/**
+ * What the period's end means: a suspended license's subscription is still invoiced then (staff
+ * suspended the license, not the billing), but nothing "renews" for a customer whose machines stopped.
+ */
+function dateLabel(state: ReturnType<typeof subscriptionState>, suspended: boolean): string {
+  if (state === 'ended') return 'Ended';
+  if (state === 'cancelling') return 'Access until';
+  return suspended ? 'Next invoice on' : 'Renews on';
+}
+
+/** The badge of a running subscription whose license staff suspended (a node's wording of the same). */
+const LICENSE_SUSPENDED_BADGE = { label: 'License suspended', tone: 'critical' } as const;
+
+export interface SubscriptionCardProps {
+  subscription: Subscription;
+  /** Staff suspended its license: said in the badge and, with whom to contact, under the title. */
+  licenseSuspended?: boolean;
+}
+
 /** One subscription: plan, status, quantity, price, renewal or end date, license key, actions, invoices. */
-export function SubscriptionCard({ subscription: s }: { subscription: Subscription }) {
+export function SubscriptionCard({ subscription: s, licenseSuspended = false }: SubscriptionCardProps) {
   const dispatch = useAppDispatch();
   const state = subscriptionState(s);
-  const badge = customerSubscriptionBadge(s, state);
+  // An ended subscription's license has no machines to stop: its end says enough.
+  const suspended = licenseSuspended && state !== 'ended' && s.licenseKey !== null;
+  const badge = suspended ? LICENSE_SUSPENDED_BADGE : customerSubscriptionBadge(s, state);
   const failing = state === 'past_due' ? s.paymentFailing : null;
   const [, setParams] = useSearchParams();
   const openPay = () =>
@@ -170,6 +194,8 @@ export function SubscriptionCard({ subscription: s }: { subscription: Subscripti
         </Group>
         {state === 'active' && narrow ? actions : null}
 
+        {suspended && s.licenseKey ? <AttentionAlert attention={suspendedAttention([s.licenseKey])} /> : null}
+
         {state === 'cancelling' ? (
           <Alert role="note" variant="light" color="yellow" icon={<IconAlertTriangle size={18} />} py="sm">
             <Group justify="space-between" gap="sm">
@@ -230,7 +256,7 @@ export function SubscriptionCard({ subscription: s }: { subscription: Subscripti
           {failing ? (
             <Fact label="Access until">{formatDate(failing.accessUntil)}</Fact>
           ) : (
-            <Fact label={state === 'ended' ? 'Ended' : state === 'cancelling' ? 'Access until' : 'Renews on'}>{end}</Fact>
+            <Fact label={dateLabel(state, suspended)}>{end}</Fact>
           )}
         </SimpleGrid>
         <Fact label="License key">

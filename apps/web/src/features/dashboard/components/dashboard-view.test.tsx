@@ -250,6 +250,18 @@ describe('DashboardView', () => {
     expect(screen.queryByRole('region', { name: 'Get started' })).toBeNull();
   });
 
+  it("names the subscription of a suspended license 'License suspended', not Active, as Billing does", async () => {
+    renderView(
+      { subscriptions: ok([subscription]), paymentMethods: ok([visa]) },
+      { status: 200, body: { ...empty, licenses: 1, suspended: [subscription.licenseKey!] } },
+    );
+    const card = await screen.findByRole('region', { name: 'Subscription' });
+    expect(await within(card).findByText('License suspended')).toBeInTheDocument();
+    expect(within(card).queryByText('Active')).toBeNull();
+    expect(within(card).queryByText('Renews on')).toBeNull();
+    expect(within(card).getByText('Next invoice on')).toBeInTheDocument();
+  });
+
   it('says when no release is available yet', async () => {
     renderView({
       download: {

@@ -1,14 +1,13 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
-import { IconAlertCircle, IconAlertTriangle, IconCalendarEvent } from '@tabler/icons-react';
+import { Group, Paper, SimpleGrid, Skeleton, Stack } from '@mantine/core';
 import type { DownloadInfo, LicenseSummary, PaymentMethod, Subscription, SupportInfo } from '@portal/contract';
-import { Link } from 'react-router';
 import { ErrorDisplay, errorMessage } from '@portal/ui';
+import { AttentionAlert } from '../../../components/attention-alert';
 import { PageFrame } from '../../../components/page-frame';
 import { PAGES } from '../../../lib/pages';
 import { useAppSelector } from '../../../lib/state/hooks';
 import { useGetLicenseSummaryQuery } from '../api';
-import { dashboardWarnings, nextSteps, type DashboardWarning } from '../dashboard-logic';
+import { dashboardWarnings, nextSteps } from '../dashboard-logic';
 import type { Loadable } from './dashboard-card';
 import { GetStarted } from './get-started';
 import { DownloadCard, SupportCard } from './resource-cards';
@@ -74,7 +73,7 @@ export function DashboardView({ subscriptions, paymentMethods, support, download
       {!firstLoad && warnings.length > 0 ? (
         <Stack gap="sm" component="section" aria-label="Needs your attention">
           {warnings.map((w) => (
-            <WarningAlert key={w.id} warning={w} />
+            <AttentionAlert key={w.id} attention={w} />
           ))}
         </Stack>
       ) : null}
@@ -84,7 +83,14 @@ export function DashboardView({ subscriptions, paymentMethods, support, download
       {firstLoad ? null : (
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
           {shown(summary) ? <LicensesCard summary={summary} /> : null}
-          {shown(subscriptions) ? <SubscriptionsCard subscriptions={subscriptions} now={now} offerPlan={!steps} /> : null}
+          {shown(subscriptions) ? (
+            <SubscriptionsCard
+              subscriptions={subscriptions}
+              now={now}
+              offerPlan={!steps}
+              suspendedLicenses={summary.data?.suspended ?? []}
+            />
+          ) : null}
           {shown(support) ? <SupportCard support={support} /> : null}
           {shown(download) ? <DownloadCard download={download} /> : null}
         </SimpleGrid>
@@ -102,12 +108,6 @@ export function sharedFailure(reads: Loadable<unknown>[]): { error: unknown; rea
   }
   return null;
 }
-
-const WARNING_LOOK = {
-  red: { color: 'red', icon: IconAlertCircle },
-  yellow: { color: 'yellow', icon: IconAlertTriangle },
-  info: { color: undefined, icon: IconCalendarEvent },
-} as const;
 
 /** The page's shape while its first reads are under way: a grid of four cards. */
 function DashboardSkeleton() {
@@ -127,22 +127,5 @@ function DashboardSkeleton() {
         </Paper>
       ))}
     </SimpleGrid>
-  );
-}
-
-function WarningAlert({ warning }: { warning: DashboardWarning }) {
-  const look = WARNING_LOOK[warning.level];
-  const Icon = look.icon;
-  return (
-    <Alert color={look.color} variant="light" radius="lg" icon={<Icon size={20} />} title={warning.title} role="status">
-      <Group justify="space-between" align="flex-end" gap="sm">
-        <Text size="sm" style={{ flex: '1 1 320px' }}>
-          {warning.message}
-        </Text>
-        <Button component={Link} to={warning.action.to} size="xs" variant="light" color={look.color}>
-          {warning.action.label}
-        </Button>
-      </Group>
-    </Alert>
   );
 }

@@ -96,7 +96,11 @@ function NodesInUse({ active, max }: { active: number; max: number }) {
   );
 }
 
-function subscriptionBadge(s: Subscription): { label: string; tone: StatusTone } {
+/** The badge of a running subscription whose license staff suspended: Billing's words for it. */
+const LICENSE_SUSPENDED_BADGE = { label: 'License suspended', tone: 'critical' } as const;
+
+function subscriptionBadge(s: Subscription, suspended: boolean): { label: string; tone: StatusTone } {
+  if (suspended) return LICENSE_SUSPENDED_BADGE;
   if (s.cancelAtPeriodEnd) return { label: 'Cancelled', tone: 'warning' };
   if (s.status === 'past_due') return { label: PAYMENT_FAILING_LABEL, tone: 'critical' };
   return { label: 'Active', tone: 'positive' };
@@ -107,10 +111,13 @@ export interface SubscriptionsCardProps {
   now: Date;
   /** Offer 'Choose a plan' here: not while the Get started steps offer it already. */
   offerPlan: boolean;
+  /** The keys of the licenses staff suspended: their subscriptions say so instead of 'Active'. */
+  suspendedLicenses: readonly string[];
 }
 
 /** The next renewal (or the end of a cancelled subscription) first, then what each one holds. */
-export function SubscriptionsCard({ subscriptions, now, offerPlan }: SubscriptionsCardProps) {
+export function SubscriptionsCard({ subscriptions, now, offerPlan, suspendedLicenses }: SubscriptionsCardProps) {
+  const suspended = (s: Subscription) => s.licenseKey !== null && suspendedLicenses.includes(s.licenseKey);
   return (
     <DashboardCard icon={<IconCreditCard {...ICON} />} title="Subscription" link={{ label: 'Billing', to: PAGES.billing.path }}>
       <LoadableBody read={subscriptions} label="Loading subscriptions">
@@ -124,7 +131,7 @@ export function SubscriptionsCard({ subscriptions, now, offerPlan }: Subscriptio
                 <Figure label="Access until" value={formatDate(first.paymentFailing.accessUntil)} />
               ) : (
                 <Figure
-                  label={first.cancelAtPeriodEnd ? 'Access until' : 'Renews on'}
+                  label={first.cancelAtPeriodEnd ? 'Access until' : suspended(first) ? 'Next invoice on' : 'Renews on'}
                   value={formatDate(first.currentPeriodEnd)}
                 />
               )}
@@ -132,7 +139,7 @@ export function SubscriptionsCard({ subscriptions, now, offerPlan }: Subscriptio
                 {current.slice(0, 3).map((s, i) => (
                   <Fragment key={s.stripeId}>
                     {i > 0 ? <Divider /> : null}
-                    <SubscriptionLine subscription={s} showDate={i > 0} />
+                    <SubscriptionLine subscription={s} showDate={i > 0} suspended={suspended(s)} />
                   </Fragment>
                 ))}
                 {current.length > 3 ? (
@@ -172,9 +179,17 @@ function NoSubscription({ offerPlan }: { offerPlan: boolean }) {
  * figure's. A failing payment shows what is owed, the next try where one is planned, and (beyond
  * the first subscription) until when access lasts.
  */
-function SubscriptionLine({ subscription: s, showDate }: { subscription: Subscription; showDate: boolean }) {
-  const badge = subscriptionBadge(s);
-  const { note, amount } = lineFacts(s, showDate);
+function SubscriptionLine({
+  subscription: s,
+  showDate,
+  suspended,
+}: {
+  subscription: Subscription;
+  showDate: boolean;
+  suspended: boolean;
+}) {
+  const badge = subscriptionBadge(s, suspended);
+  const { note, amount } = lineFacts(s, showDate, suspended);
   return (
     <Stack gap={2}>
       <Group justify="space-between" gap="xs" wrap={s.paymentFailing ? 'wrap' : 'nowrap'}>
@@ -198,7 +213,7 @@ function SubscriptionLine({ subscription: s, showDate }: { subscription: Subscri
 }
 
 /** The second line of a subscription: what comes next, and the amount it is about (none when nothing more is charged). */
-function lineFacts(s: Subscription, showDate: boolean): { note: string; amount: string | null } {
+function lineFacts(s: Subscription, showDate: boolean, suspended: boolean): { note: string; amount: string | null } {
   const f = s.paymentFailing;
   if (f) {
     const next = f.nextAttemptAt ? `Next try on ${formatDate(f.nextAttemptAt)}` : 'Owed now';
@@ -214,7 +229,7 @@ function lineFacts(s: Subscription, showDate: boolean): { note: string; amount: 
     };
   }
   return {
-    note: showDate ? `Renews on ${formatDate(s.currentPeriodEnd)}` : 'Next charge',
+    note: showDate ? `${suspended ? 'Next invoice on' : 'Renews on'} ${formatDate(s.currentPeriodEnd)}` : 'Next charge',
     amount: formatMoney(renewalAmount(s), s.currency),
   };
 }

@@ -27,7 +27,7 @@ function check(values: Values) {
 
 /**
  * Activates a node by hand, as the node software would: for a machine that cannot reach the
- * portal itself, or to reserve a slot. Checked with the contract's messages before sending.
+ * portal itself, or to reserve a node. Checked with the contract's messages before sending.
  */
 export function ActivateNodeForm({ licenseKey, onCancel }: { licenseKey: string; onCancel: () => void }) {
   const [activate, { isLoading, error, reset }] = useActivateLicenseMutation();
@@ -80,7 +80,8 @@ export function ActivateNodeForm({ licenseKey, onCancel }: { licenseKey: string;
               Activate a node
             </Title>
             <Text size="sm" c="dimmed">
-              Each node takes one slot. Use the fingerprint the machine reports, so its own checks match this activation.
+              Each machine you activate is one node of the license. Use the fingerprint the machine reports, so its own checks
+              match this activation.
             </Text>
           </Stack>
           <FieldGrid>

@@ -48,8 +48,8 @@ export function ActivationHelp({ licenseKey, origin = window.location.origin }: 
         <Accordion.Panel>
           <Stack gap="md">
             <Text size="sm">
-              A machine activates once with this key and its machine ID, taking one slot, then validates regularly. The key is the
-              credential: keep it private.
+              A machine activates once with this key and its machine ID, becoming one of its nodes, then validates regularly. The
+              key is the credential: keep it private.
             </Text>
             <Command label="Activate" command={activateCommand(origin, licenseKey)} />
             <Command label="Validate" command={validateCommand(origin, licenseKey)} />

@@ -106,7 +106,7 @@ describe('LicensesPage', () => {
     expect(first.getByText(KEY_A)).toBeInTheDocument();
     expect(first.getByRole('button', { name: 'Copy license key' })).toBeInTheDocument();
     expect(first.getByText('Active')).toBeInTheDocument();
-    expect(first.getByText('1 / 3')).toBeInTheDocument();
+    expect(first.getByText('1 of 3')).toBeInTheDocument();
     expect(first.getByRole('progressbar', { name: 'Nodes in use' })).toHaveAttribute('aria-valuetext', '1 of 3 nodes in use');
     // A license of a subscription renews with it: its date, not a countdown that contradicts 'Renews on'.
     expect(screen.getByRole('columnheader', { name: 'Valid until' })).toBeInTheDocument();

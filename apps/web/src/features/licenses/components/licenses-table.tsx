@@ -37,7 +37,8 @@ export function LicensesTable({ licenses, highlight, highlightRef, onOpen, compa
               ref={marked ? (highlightRef as Ref<HTMLDivElement>) : undefined}
             >
               <Stack gap="sm">
-                <Group justify="space-between" gap="xs" wrap="nowrap">
+                {/* The badge goes under the key when both do not fit, never cut to 'Susp…'. */}
+                <Group justify="space-between" gap="xs" wrap="wrap">
                   <LicenseKeyText licenseKey={license.licenseKey} size="xs" />
                   <StatusBadge status={license.status} />
                 </Group>

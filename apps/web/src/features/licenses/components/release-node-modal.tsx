@@ -17,7 +17,7 @@ export interface ReleaseNodeModalProps {
 export const nodeName = (node: Pick<LicenseNode, 'hostname' | 'fingerprint'>) => node.hostname || node.fingerprint;
 
 /**
- * Asks before releasing a node: the machine loses its slot at once and fails validation until it
+ * Asks before releasing a node: the machine leaves the license at once and fails validation until it
  * is activated again. A Mantine modal of its own (above the license drawer), not the app's modal host.
  */
 export function ReleaseNodeModal({ licenseKey, node, opened, onClose }: ReleaseNodeModalProps) {
@@ -34,7 +34,11 @@ export function ReleaseNodeModal({ licenseKey, node, opened, onClose }: ReleaseN
     const result = await release({ licenseKey, id: node.id });
     if ('error' in result) return;
     track('license_node_released');
-    notifications.show({ color: 'green', title: 'Node released', message: `${nodeName(node)} no longer uses a slot.` });
+    notifications.show({
+      color: 'green',
+      title: 'Node released',
+      message: `${nodeName(node)} is no longer activated on this license.`,
+    });
     close();
   };
 
@@ -56,10 +60,10 @@ export function ReleaseNodeModal({ licenseKey, node, opened, onClose }: ReleaseN
             <Text component="span" inherit className={licenseTextClasses.key}>
               {node.fingerprint}
             </Text>
-            ) frees its slot on this license at once.
+            ) leaves this license at once, which frees one of its nodes.
           </Text>
           <Text size="sm" c="dimmed">
-            The machine fails validation from now on. It can be activated again later if a slot is free.
+            The machine fails validation from now on. It can be activated again later while the license has a node free.
           </Text>
           <ErrorDisplay error={error} />
           <Group justify="flex-end" gap="sm">

@@ -111,7 +111,8 @@ export function ActivityLog() {
                 total={pages}
                 value={page}
                 onChange={setPage}
-                size="sm"
+                // 32 px controls: tap targets above the 24 px of WCAG 2.2 that still fit a phone's row.
+                size="md"
                 aria-label="Activity pages"
                 getControlProps={(control) => ({ 'aria-label': CONTROL_LABELS[control] })}
               />
