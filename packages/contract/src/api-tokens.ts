@@ -15,7 +15,7 @@ export const ApiTokenScopeSchema = z.enum(API_TOKEN_SCOPES, {
 /** What each scope allows, as the profile page and the docs say it. */
 export const API_TOKEN_SCOPE_LABELS: Record<ApiTokenScope, { label: string; description: string }> = {
   'licenses:read': { label: 'Read licenses', description: 'List licenses and their nodes, download license files' },
-  'nodes:write': { label: 'Release nodes', description: 'Release activated nodes to free their slots' },
+  'nodes:write': { label: 'Release nodes', description: 'Release the nodes of retired machines' },
   'downloads:read': { label: 'Download the ISO', description: 'Get the newest ISO, its download link and SHA-256' },
   'billing:read': { label: 'Read billing', description: 'List subscriptions and invoices (never cards)' },
 };

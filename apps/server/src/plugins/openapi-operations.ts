@@ -104,7 +104,7 @@ const SUCCESS: Readonly<Record<string, Success>> = {
   'GET /api/auth/google/': [302, "Redirect to Google's sign-in page (Google sign-in configured)"],
   'GET /api/auth/google/callback': [303, 'Redirect into the app with a new session, or to /login with an error'],
   'DELETE /api/users/': [204, 'The account is deleted and the session ended'],
-  'DELETE /api/licenses/{licenseKey}/nodes/{id}': [204, 'The node is released and its slot free'],
+  'DELETE /api/licenses/{licenseKey}/nodes/{id}': [204, 'The node is released; another can be activated in its place'],
   'GET /api/billing/invoices/{id}': [200, 'The printable invoice page (HTML); on Stripe a 303 redirect to its hosted invoice'],
   'GET /api/billing/invoices/{id}/pdf': [
     200,

@@ -47,7 +47,7 @@ export function createActivation(deps: ActivationDeps) {
           throw new AppError(
             'NODE_LIMIT_REACHED',
             `This license allows ${plural(license.maxNodes, 'node')} and all of them are in use. ` +
-              'To free a slot, release a node you no longer use on the Licenses page of the portal, or raise the subscription quantity; then activate again.',
+              'To make room, release a node you no longer use on the Licenses page of the portal, or raise the subscription quantity; then activate again.',
           );
         }
         changing(license.key);
@@ -67,7 +67,7 @@ export function createActivation(deps: ActivationDeps) {
     });
   }
 
-  /** Frees the slot of a retired machine; the owner's call only. */
+  /** Releases the node of a retired machine; the owner's call only. */
   async function releaseNode(userId: string, key: string, nodeId: string, actor: string, within?: WithinTx): Promise<void> {
     await db.transaction(async (tx) => {
       // The license's row lock before the node's, in activation's order, so the two cannot deadlock.

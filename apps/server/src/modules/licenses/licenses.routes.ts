@@ -105,7 +105,7 @@ export async function licensesRoutes(app: FastifyInstance, { config, licenses, r
   r.delete(
     '/licenses/:licenseKey/nodes/:id',
     signedIn({
-      summary: 'Release a node (a retired machine) to free its slot',
+      summary: 'Release a node (a retired machine), so another can be activated in its place',
       params: NodeParamsSchema,
       response: { 400: ErrorSchema, 404: ErrorSchema },
     }),

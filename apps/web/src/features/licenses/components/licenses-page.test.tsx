@@ -310,7 +310,7 @@ describe('a license opened', () => {
 
   it('activates a node with the contract messages, and shows NODE_LIMIT_REACHED through the error display', async () => {
     const limit =
-      'This license allows 3 nodes and all of them are in use. To free a slot, release a node you no longer use on the Licenses page of the portal, or raise the subscription quantity; then activate again.';
+      'This license allows 3 nodes and all of them are in use. To make room, release a node you no longer use on the Licenses page of the portal, or raise the subscription quantity; then activate again.';
     const { fetch } = renderPage({
       ...base,
       [`POST /api/licenses/${KEY_A}/activate`]: { status: 409, body: { message: limit, code: 'NODE_LIMIT_REACHED' } },
