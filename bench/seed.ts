@@ -363,7 +363,7 @@ async function seed(c: pg.Client, plan: Plan, log: (line: string) => void): Prom
     await c.query(
       // active_nodes: the "nodes" step below gives license j exactly bl.n nodes.
       `insert into licenses (id, key, user_id, subscription_id, status, max_nodes, active_nodes, expires_at, revoked_at, created_at, updated_at)
-       select l.id, k.key, u.id, case when l.kind = 2 then l.sub_id end, l.status, l.max_nodes, l.n, l.expires_at,
+       select l.id, k.key, u.id, case when l.kind = 2 then l.sub_id end, l.status::license_status, l.max_nodes, l.n, l.expires_at,
               case when l.status = 'suspended' then l.created_at + interval '10 days' end, l.created_at, l.created_at
          from bl l join bk k on k.j = l.j join bu u on u.i = l.user_i`,
     );
@@ -373,7 +373,7 @@ async function seed(c: pg.Client, plan: Plan, log: (line: string) => void): Prom
     await c.query(
       `insert into invoices (number, subscription_id, user_id, status, currency, amount_due, amount_paid,
                              period_start, period_end, lines, customer_name, customer_email, reason, created_at)
-       select 'INV-' || nextval('invoice_number_seq'), l.sub_id, u.id, st.status, 'usd', p.amount,
+       select 'INV-' || nextval('invoice_number_seq'), l.sub_id, u.id, st.status::invoice_status, 'usd', p.amount,
               case when st.status = 'open' then 0 else p.amount end, p.ps, p.pe,
               jsonb_build_array(jsonb_build_object('description', p.q || ' x Node license', 'quantity', p.q,
                 'unitAmount', p.unit, 'amount', p.amount, 'periodStart', p.ps, 'periodEnd', p.pe)),

@@ -39,6 +39,10 @@ export const LocalConfirmSetupBodySchema = z.strictObject({
   cvc: z.string().regex(/^\d{3,4}$/, 'The security code has 3 or 4 digits'),
 });
 
+/** An invoice's state, in Stripe's words (the `invoice_status` enum of the built-in engine's invoices). */
+export const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void', 'uncollectible'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
 export const SUBSCRIPTION_STATUSES = ['incomplete', 'active', 'past_due', 'canceled'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 /**

@@ -3,6 +3,7 @@ import { BillingDetailsSchema } from './billing-details';
 import { InvoiceSchema, INTERVALS, SUBSCRIPTION_END_REASONS, SUBSCRIPTION_STATUSES } from './billing';
 import { isStorableText, STORABLE_TEXT_MESSAGE } from './common';
 import { LicenseSchema } from './licenses';
+import { StaffAuditActionSchema } from './staff-audit';
 import { AccountProfileSchema } from './users';
 
 /**
@@ -142,7 +143,7 @@ export const StaffAuditEntrySchema = z.object({
   id: z.string(),
   at: z.string(),
   staffEmail: z.string(),
-  action: z.string(),
+  action: StaffAuditActionSchema,
   reason: z.string(),
   userId: z.string().nullable(),
   /** The customer the action was about, while their account exists; `name` null when they gave none. */

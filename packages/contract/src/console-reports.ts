@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { INTERVALS, SUBSCRIPTION_STATUSES } from './billing';
+import { INTERVALS, INVOICE_STATUSES, SUBSCRIPTION_STATUSES } from './billing';
 import { PageQuerySchema, pageOf } from './common';
 import { StaffAuditEntrySchema } from './console-customers';
 import { LICENSE_STATUSES } from './licenses';
@@ -143,7 +143,7 @@ export const ConsoleLicensePageSchema = pageOf(ConsoleLicenseRowSchema);
 
 export const INVOICE_SORTS = ['created', 'amount'] as const;
 export const ListInvoicesQuerySchema = listQuery(INVOICE_SORTS).extend({
-  status: optionalEnum(['draft', 'open', 'paid', 'void', 'uncollectible'] as const, 'status'),
+  status: optionalEnum(INVOICE_STATUSES, 'status'),
 });
 export type ListInvoicesQuery = z.input<typeof ListInvoicesQuerySchema>;
 export const ConsoleInvoiceRowSchema = z.object({

@@ -20,4 +20,5 @@ export * from './status-display';
 export * from './format';
 export * from './usage';
 export * from './staff-tokens';
+export * from './staff-audit';
 export * from './webhooks';

@@ -1,4 +1,4 @@
-import { TAX_ID_STATUS_LABELS, type ActionResult } from '@portal/contract';
+import { TAX_ID_STATUS_LABELS, type ActionResult, type StaffAuditAction } from '@portal/contract';
 import type { Db, Tx, WithinTx } from '../db/client';
 import type { Clock } from '../lib/clock';
 import { AppError, notFound } from '../lib/errors';
@@ -65,11 +65,17 @@ export function createStaffActions(deps: StaffActionsDeps) {
     if (!userId) throw notFound('The subscription');
     return customer(userId);
   }
-  const audit = (tx: Tx, why: Why, action: string, userId: string | null, subject: string, data?: Record<string, unknown>) =>
-    staff.record(tx, why.actor, { action, reason: why.reason, userId, subject, data });
+  const audit = (
+    tx: Tx,
+    why: Why,
+    action: StaffAuditAction,
+    userId: string | null,
+    subject: string,
+    data?: Record<string, unknown>,
+  ) => staff.record(tx, why.actor, { action, reason: why.reason, userId, subject, data });
   /** The audit row as the operation's own last write (`WithinTx`). */
   const audited =
-    (why: Why, action: string, userId: string | null, subject: string, data?: Record<string, unknown>): WithinTx =>
+    (why: Why, action: StaffAuditAction, userId: string | null, subject: string, data?: Record<string, unknown>): WithinTx =>
     (tx) =>
       audit(tx, why, action, userId, subject, data);
 

@@ -1,4 +1,4 @@
-import { displayName, NO_NAME, type StaffMember, type StaffRole } from '@portal/contract';
+import { displayName, NO_NAME, type StaffAuditAction, type StaffMember, type StaffRole } from '@portal/contract';
 import type { Db, Tx } from '../db/client';
 import type { Clock } from '../lib/clock';
 import { AppError } from '../lib/errors';
@@ -22,7 +22,7 @@ export const toStaffMember = (s: StaffRow): StaffMember => ({
 
 /** What the staff audit log records of one action (besides who and when). */
 export type StaffAuditInput = {
-  action: string;
+  action: StaffAuditAction;
   reason: string;
   userId?: string | null | undefined;
   subject?: string | null | undefined;

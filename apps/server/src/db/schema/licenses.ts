@@ -1,6 +1,9 @@
-import { bigint, date, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, date, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users';
 import { subscriptions } from './billing';
+
+/** What a license's row stores; 'expired' is computed from expires_at, never stored. */
+export const licenseStatus = pgEnum('license_status', ['active', 'suspended']);
 
 export const licenses = pgTable(
   'licenses',
@@ -10,8 +13,7 @@ export const licenses = pgTable(
     /** Null once the owner's account is deleted (the license is revoked first). */
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     subscriptionId: uuid('subscription_id').references(() => subscriptions.id, { onDelete: 'set null' }),
-    /** active | suspended; 'expired' is computed from expires_at, never stored. */
-    status: text('status').notNull().default('active'),
+    status: licenseStatus('status').notNull().default('active'),
     maxNodes: integer('max_nodes').notNull(),
     /**
      * The number of its nodes, kept by the licenses service in the transaction that adds or

@@ -1,9 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { index, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { STAFF_ROLES } from '@portal/contract';
+import { STAFF_AUDIT_ACTIONS, STAFF_ROLES } from '@portal/contract';
 import { loginLinkColumns, users } from './users';
 
 export const staffRole = pgEnum('staff_role', STAFF_ROLES);
+/** What a staff audit row records (docs/decisions/116-typed-audit-and-enum-columns.md). */
+export const staffAuditAction = pgEnum('staff_audit_action', STAFF_AUDIT_ACTIONS);
 
 /** The vendor's staff who sign in to the console (docs/decisions/035-vendor-console-server.md). */
 export const staff = pgTable(
@@ -76,7 +78,7 @@ export const staffAudit = pgTable(
     staffEmail: text('staff_email').notNull(),
     /** The staff API token the action came through (staff_email then names the token). */
     tokenId: uuid('token_id').references(() => staffApiTokens.id, { onDelete: 'set null' }),
-    action: text('action').notNull(),
+    action: staffAuditAction('action').notNull(),
     reason: text('reason').notNull(),
     /** The customer acted on; null for staff management and once the customer is deleted. */
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),

@@ -6,6 +6,7 @@ import {
   index,
   integer,
   jsonb,
+  pgEnum,
   pgTable,
   primaryKey,
   text,
@@ -63,6 +64,9 @@ export const webhookSequences = pgTable(
   (t) => [primaryKey({ columns: [t.resourceType, t.resourceId] })],
 );
 
+/** pending | delivered | failed (its retries ran out) | cancelled (its endpoint was disabled or deleted) */
+export const webhookDeliveryStatus = pgEnum('webhook_delivery_status', ['pending', 'delivered', 'failed', 'cancelled']);
+
 /** A message on its way to one endpoint (a resend is a delivery of its own). */
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
@@ -74,8 +78,7 @@ export const webhookDeliveries = pgTable(
     messageId: text('message_id')
       .notNull()
       .references(() => webhookMessages.id, { onDelete: 'cascade' }),
-    /** pending | delivered | failed (its retries ran out) | cancelled (its endpoint was disabled or deleted) */
-    status: text('status').notNull().default('pending'),
+    status: webhookDeliveryStatus('status').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),

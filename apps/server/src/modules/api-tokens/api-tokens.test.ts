@@ -1,6 +1,6 @@
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_TOKEN_LIMIT, type ApiToken } from '@portal/contract';
+import { API_TOKEN_LIMIT, type ActivityAction, type ApiToken } from '@portal/contract';
 import { apiTokens, auditEvents, users } from '../../db/schema/index';
 import { sha256 } from '../../lib/crypto';
 import { buildTestApp, ORIGIN, type TestApp } from '../../../test/helpers';
@@ -24,7 +24,7 @@ const create = (cookie: string, payload: unknown, headers: Record<string, string
 const revoke = (cookie: string, id: string, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'DELETE', url: `/api/users/tokens/${id}`, headers: { cookie, ...headers } });
 const licensesWith = (secret: string) => t.app.inject({ method: 'GET', url: '/api/licenses/', headers: bearer(secret) });
-const activity = async (userId: string, action: string) =>
+const activity = async (userId: string, action: ActivityAction) =>
   t.db
     .select()
     .from(auditEvents)

@@ -1,4 +1,4 @@
-import { cardBrandLabel, type WebhookObject } from '@portal/contract';
+import { cardBrandLabel, type ActivityAction, type WebhookObject } from '@portal/contract';
 import { formatDate, formatMoney } from '../billing/billing-documents';
 import { shortKey } from '../licenses/license-key';
 import { day, nodeLabel, plural } from '../licenses/license-rules';
@@ -130,10 +130,13 @@ type Facts =
 
 export type AuditEvent = Who & Facts;
 export type AuditEventType = AuditEvent['type'];
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+/** The stored enum's list (contract ACTIVITY_ACTIONS) names every type above and no other: else this does not compile. */
+export const ACTIVITY_ACTIONS_MATCH: Same<AuditEventType, ActivityAction> = true;
 
 /** A row of the activity log, as stored. */
 export type AuditEntry = Who & {
-  action: string;
+  action: AuditEventType;
   summary: string;
   subjectType?: string;
   subjectId?: string;

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, isNotNull, lte, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client';
-import { billingNotices, paymentMethods, subscriptions } from '../../db/schema/index';
+import { billingNotices, paymentMethods, subscriptions, type billingNoticeKind } from '../../db/schema/index';
 import type { Clock } from '../../lib/clock';
 import type { OutboxService } from '../outbox/outbox.service';
 import { localRepository as cards } from '../../providers/billing/local/local.repository';
@@ -19,7 +19,7 @@ export const CARD_NOTICE_DAYS = 30;
 /** The reminder of a failing payment goes out this many days before its grace ends. */
 export const GRACE_REMINDER_DAYS = 3;
 
-export type NoticeKind = 'renewal-upcoming' | 'card-expiring' | 'payment-failed' | 'payment-reminder';
+export type NoticeKind = (typeof billingNoticeKind.enumValues)[number];
 const DAY_MS = 86_400_000;
 
 /**

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { WebhookEndpoint } from '@portal/contract';
+import type { StaffAuditAction, WebhookEndpoint } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { staffAudit, webhookEndpoints } from '../../db/schema/index';
 import type { Clock } from '../../lib/clock';
@@ -35,7 +35,7 @@ export async function auditWebhookAction(
   tx: Tx,
   clock: Clock,
   actor: WebhookActor,
-  action: string,
+  action: StaffAuditAction,
   reason: string,
   subject: string,
   data = {},
