@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildConsoleTestApp, type ConsoleTestApp } from '../../test/console-helpers';
+import { consoleFixtures, type ConsoleFixtures } from '../../test/console/fixtures';
+import { searchAll } from './search.repository';
+
+let t: ConsoleTestApp;
+let fx: ConsoleFixtures;
+beforeAll(async () => {
+  t = await buildConsoleTestApp();
+  fx = await consoleFixtures(t);
+});
+afterAll(async () => t.close());
+
+/** searchAll's answer and how many statements it sent. */
+async function counted(q: string) {
+  const execute = vi.spyOn(t.db, 'execute');
+  try {
+    const answer = await searchAll(t.db, q);
+    return { answer, statements: execute.mock.calls.length };
+  } finally {
+    execute.mockRestore();
+  }
+}
+
+describe('searchAll (statements)', () => {
+  it('answers exact and prefix matches of every kind in one statement, substrings of the others in one more', async () => {
+    const { answer, statements } = await counted(fx.a.email);
+    expect(answer.items[0]).toMatchObject({ kind: 'customer', userId: fx.userId, match: 'exact' });
+    expect(statements).toBe(2);
+  });
+
+  it('looks for substrings of every kind that found nothing in the second statement', async () => {
+    const { answer, statements } = await counted(fx.a.email.slice(3));
+    expect(answer.items).toContainEqual(expect.objectContaining({ kind: 'customer', userId: fx.userId, match: 'substring' }));
+    expect(statements).toBe(2);
+  });
+
+  it('sends no second statement when the text is too short for substrings', async () => {
+    const { answer, statements } = await counted('zq');
+    expect(answer).toEqual({ items: [], more: false });
+    expect(statements).toBe(1);
+  });
+});
