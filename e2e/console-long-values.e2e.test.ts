@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expectAccessible } from './axe';
 import { consoleTarget, consoleUrl, describe, expect, it } from './console-fixtures';
+import { searchBox } from './console-helpers';
 import { screenshot, transitionsDone } from './fixtures';
 
 /**
@@ -177,5 +178,49 @@ describe('console with long e-mails and company names', () => {
     await page.getByRole('link', { name: 'Overview' }).click();
     await page.locator('.recharts-surface').first().waitFor();
     expect(loaded).toHaveLength(1);
+  });
+});
+
+describe('console top bar', () => {
+  it('shows toasts clear of the search box and its results, and keyboard hints at a desk only', async ({ staff, customer }) => {
+    const buyer = await customer({ fname: 'Toast', lname: 'Reader' });
+    const { page } = await staff('owner');
+    const member = `toast-${Date.now().toString(36)}@vendor.example`;
+    const added = await page.request.post(`${consoleUrl}/api/console/staff`, {
+      data: { email: member, role: 'support', reason: 'Joins support' },
+      headers: { origin: consoleUrl },
+    });
+    expect(added.status()).toBeLessThan(300);
+
+    await page.goto('/staff');
+    await page.getByRole('combobox', { name: `Role of ${member}` }).click();
+    await page.getByRole('option', { name: 'Billing' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change role' });
+    await dialog.getByRole('textbox', { name: /Reason/ }).fill('Moves to accounts');
+    await dialog.getByRole('button', { name: 'Change role' }).click();
+    const toast = page.getByRole('alert').filter({ hasText: 'Role changed' });
+    await toast.waitFor();
+    await transitionsDone(page);
+    const search = await searchBox(page).boundingBox();
+    const shown = await toast.boundingBox();
+    expect(shown!.y, 'the toast starts under the search box').toBeGreaterThanOrEqual(search!.y + search!.height);
+
+    // At a desk the results say which keys move, open and close; on a phone's touch screen they do not.
+    await searchBox(page).fill(buyer.email);
+    await page.getByRole('option', { name: /Toast Reader/ }).waitFor();
+    await page.getByText('to move').waitFor();
+    if (await toast.isVisible()) {
+      const results = await page.getByRole('listbox', { name: 'Search results' }).boundingBox();
+      const over = await toast.boundingBox();
+      expect(over!.y, 'the toast stands clear of the search results').toBeGreaterThanOrEqual(results!.y + results!.height);
+    }
+    await screenshot(page, 'console-search-customer-1280-light');
+
+    const phone = await staff('owner', { viewport: { width: 390, height: 844 } });
+    await phone.page.goto('/overview');
+    await searchBox(phone.page).fill(buyer.email);
+    await phone.page.getByRole('option', { name: /Toast Reader/ }).waitFor();
+    expect(await phone.page.getByText('to move').count()).toBe(0);
+    await screenshot(phone.page, 'console-search-customer-390-light');
   });
 });
