@@ -12,7 +12,8 @@ export function Providers({ store, children }: { store: AppStore; children: Reac
     <Provider store={store}>
       <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto">
         {children}
-        <Notifications position="top-right" />
+        {/* At the bottom: at the top right they covered the search box and its results, where staff look next. */}
+        <Notifications position="bottom-right" />
       </MantineProvider>
     </Provider>
   );

@@ -14,6 +14,16 @@ export interface Column<Row> {
   align?: TableThProps['ta'];
   /** Width of the skeleton bar in this column while the list loads. */
   skeleton?: number | string;
+  /**
+   * The column's width (px) on a laptop; columns without one share what the others leave. Give
+   * one to every short column (status, amount, date) so a long e-mail cannot push it off-screen.
+   */
+  width?: number;
+  /**
+   * The cell's whole value as text, for a column whose values can be long (an e-mail, a company):
+   * the cell is cut with an ellipsis and this shows on hover.
+   */
+  text?: (row: Row) => string | null;
 }
 
 /** What a list's RTK Query hook answers, as far as the table reads it. */
@@ -49,14 +59,14 @@ export function DataTable<Row>({ label, columns, rowKey, result, list, noun, emp
   if (data && data.total === 0) return <EmptyState icon={empty.icon} title={empty.title} description={empty.description} />;
   return (
     <Stack gap="sm">
-      <Paper withBorder style={{ overflow: 'hidden' }}>
+      <Paper withBorder style={{ overflow: 'hidden' }} className={classes.frame}>
         <Table.ScrollContainer minWidth={minWidth} type="native">
           <Table
             verticalSpacing="sm"
             highlightOnHover
             aria-label={label}
             aria-busy={isLoading || isFetching}
-            className={classes.table}
+            className={`${classes.table} ${classes.fixed} ${classes.cards}`}
             data-stale={isFetching && !isLoading ? '' : undefined}
           >
             <Table.Thead>
@@ -71,7 +81,7 @@ export function DataTable<Row>({ label, columns, rowKey, result, list, noun, emp
                 ? Array.from({ length: SKELETON_ROWS }, (_, i) => (
                     <Table.Tr key={i} aria-hidden>
                       {columns.map((c) => (
-                        <Table.Td key={c.key}>
+                        <Table.Td key={c.key} data-label={c.header}>
                           <Skeleton height={14} width={c.skeleton ?? '70%'} ml={c.align === 'right' ? 'auto' : undefined} />
                         </Table.Td>
                       ))}
@@ -80,8 +90,8 @@ export function DataTable<Row>({ label, columns, rowKey, result, list, noun, emp
                 : data.items.map((row) => (
                     <Table.Tr key={rowKey(row)}>
                       {columns.map((c) => (
-                        <Table.Td key={c.key} ta={c.align}>
-                          {c.cell(row)}
+                        <Table.Td key={c.key} ta={c.align} data-label={c.header}>
+                          <Cell column={c} row={row} />
                         </Table.Td>
                       ))}
                     </Table.Tr>
@@ -105,12 +115,31 @@ export function DataTable<Row>({ label, columns, rowKey, result, list, noun, emp
   );
 }
 
+/** A cell's value; a long one cut with an ellipsis, whole in its title. */
+function Cell<Row>({ column, row }: { column: Column<Row>; row: Row }) {
+  if (!column.text) return column.cell(row);
+  return (
+    <span className={classes.truncate} title={column.text(row) ?? undefined}>
+      {column.cell(row)}
+    </span>
+  );
+}
+
 function SortableTh<Row>({ column, list }: { column: Column<Row>; list: ListParams }) {
-  if (!column.sort) return <Table.Th ta={column.align}>{column.header}</Table.Th>;
+  if (!column.sort)
+    return (
+      <Table.Th ta={column.align} w={column.width}>
+        {column.header}
+      </Table.Th>
+    );
   const active = list.sort === column.sort;
   const Icon = !active ? IconSelector : list.order === 'asc' ? IconArrowUp : IconArrowDown;
   return (
-    <Table.Th ta={column.align} aria-sort={active ? (list.order === 'asc' ? 'ascending' : 'descending') : 'none'}>
+    <Table.Th
+      ta={column.align}
+      w={column.width}
+      aria-sort={active ? (list.order === 'asc' ? 'ascending' : 'descending') : 'none'}
+    >
       <UnstyledButton onClick={() => list.toggleSort(column.sort!)} className={classes.sort}>
         <Group gap={4} wrap="nowrap" justify={column.align === 'right' ? 'flex-end' : 'flex-start'}>
           {column.header}

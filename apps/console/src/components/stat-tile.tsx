@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Group, Paper, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
+import classes from './stat-tile.module.css';
 
 export interface StatTileProps {
   label: string;
@@ -22,22 +23,21 @@ export function figureSize(value: ReactNode): string | number {
   return `min(${FIGURE_PX}px, calc(100cqi / ${(value.length * 0.62).toFixed(2)}))`;
 }
 
-/** One figure in a card: label, the number (tabular digits), and a line of context. */
+/** One figure in a card: label, the number (tabular digits), and a line of context; in a grid, on its row's line. */
 export function StatTile({ label, value, hint, icon, attention = false }: StatTileProps) {
   return (
-    <Paper withBorder p="md" h="100%" role="group" aria-label={label}>
-      {/* The tile's content box is the figure's measure (figureSize). */}
-      <Stack gap={6} style={{ containerType: 'inline-size' }}>
-        <Group justify="space-between" gap="xs" wrap="nowrap">
-          <Text size="sm" c="dimmed" fw={500}>
-            {label}
-          </Text>
-          {icon ? (
-            <ThemeIcon variant="light" color={attention ? 'yellow' : 'gray'} size={28} radius="md" aria-hidden>
-              {icon}
-            </ThemeIcon>
-          ) : null}
-        </Group>
+    <Paper withBorder p="md" h="100%" role="group" aria-label={label} className={classes.tile}>
+      <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
+        <Text size="sm" c="dimmed" fw={500}>
+          {label}
+        </Text>
+        {icon ? (
+          <ThemeIcon variant="light" color={attention ? 'yellow' : 'gray'} size={28} radius="md" aria-hidden>
+            {icon}
+          </ThemeIcon>
+        ) : null}
+      </Group>
+      <div className={classes.figure}>
         <Text
           fz={figureSize(value)}
           fw={600}
@@ -47,12 +47,14 @@ export function StatTile({ label, value, hint, icon, attention = false }: StatTi
         >
           {value}
         </Text>
-        {hint ? (
-          <Text size="xs" c="dimmed">
-            {hint}
-          </Text>
-        ) : null}
-      </Stack>
+      </div>
+      {hint ? (
+        <Text size="xs" c="dimmed" className={classes.hint}>
+          {hint}
+        </Text>
+      ) : (
+        <span />
+      )}
     </Paper>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chartRows, dayLabel, validationRows } from './overview-display';
+import { chartRows, dayLabel, tickInterval, validationRows } from './overview-display';
 
 describe('validationRows', () => {
   it('stacks valid and refused answers per UTC day', () => {
@@ -20,6 +20,22 @@ describe('chartRows', () => {
       [{ month: '2026-03', mrr: 35000, revenue: 0, newSubscriptions: 4, churnedSubscriptions: 1 }],
       'en-US',
     );
-    expect(row).toMatchObject({ label: 'Mar 2026', mrr: 350, new: 4, churned: 1 });
+    expect(row).toMatchObject({ label: 'Mar 2026', tick: 'Mar', mrr: 350, new: 4, churned: 1 });
+  });
+});
+
+describe('tickInterval', () => {
+  it('shows every label when they fit, else every second or third, evenly', () => {
+    // 12 months of 48 px labels: all on a laptop's wide chart, every third on a phone's.
+    expect(tickInterval(12, 860, 48)).toBe(0);
+    expect(tickInterval(12, 400, 48)).toBe(1);
+    expect(tickInterval(12, 260, 48)).toBe(2);
+    // 30 days on a phone: every eighth.
+    expect(tickInterval(30, 260, 56)).toBe(7);
+  });
+
+  it('has nothing to skip for one point or before the chart is measured', () => {
+    expect(tickInterval(1, 100, 48)).toBe(0);
+    expect(tickInterval(12, 0, 48)).toBe(0);
   });
 });

@@ -19,9 +19,29 @@ export function compactMoney(cents: number, currency: string, locale?: string): 
   }).format(cents / 100);
 }
 
+/** '2026-03' -> 'Mar': a month's axis label (the tooltip names the year). */
+export function monthTick(month: string, locale?: string): string {
+  const [y, m] = month.split('-').map(Number);
+  if (!y || !m) return month;
+  return new Intl.DateTimeFormat(locale, { month: 'short', timeZone: 'UTC' }).format(new Date(Date.UTC(y, m - 1, 1)));
+}
+
+/**
+ * Every how many labels the axis skips, so the labels shown are evenly spaced and never touch:
+ * left to the chart library, it drops the ones that collide and keeps an uneven rest.
+ * `points` labels of about `labelPx` each across `widthPx`.
+ */
+export function tickInterval(points: number, widthPx: number, labelPx: number): number {
+  if (points <= 1 || widthPx <= 0) return 0;
+  const fit = Math.max(1, Math.floor(widthPx / labelPx));
+  return Math.max(0, Math.ceil(points / fit) - 1);
+}
+
 export interface ChartRow {
   month: string;
   label: string;
+  /** The axis's label: the month alone. */
+  tick: string;
   mrr: number;
   revenue: number;
   new: number;
@@ -33,6 +53,7 @@ export function chartRows(months: readonly OverviewMonth[], locale?: string): Ch
   return months.map((m) => ({
     month: m.month,
     label: monthLabel(m.month, locale),
+    tick: monthTick(m.month, locale),
     mrr: m.mrr / 100,
     revenue: m.revenue / 100,
     new: m.newSubscriptions,

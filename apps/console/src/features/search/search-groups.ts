@@ -41,3 +41,24 @@ export function groupResults(items: readonly SearchResult[]): SearchGroup[] {
 export function resultPath(result: SearchResult): string {
   return `/customers/${encodeURIComponent(result.userId)}${SECTION[result.kind]}`;
 }
+
+/** A result's two lines: what matched, then whose it is, saying nothing twice. */
+export interface ResultLines {
+  title: string;
+  subtitle: string | null;
+}
+
+/**
+ * A customer result's label is 'Name <e-mail>, Company' and its owner 'Name <e-mail>': shown as
+ * they come, the name and e-mail read twice. A customer reads as their name (their e-mail without
+ * one), then the e-mail and the company; any other result as what matched, then its customer.
+ */
+export function resultLines(result: Pick<SearchResult, 'kind' | 'label' | 'customer'>): ResultLines {
+  if (result.kind !== 'customer') return { title: result.label, subtitle: result.customer };
+  const named = /^(.*) <([^<>]*)>$/.exec(result.customer);
+  const name = named?.[1] ?? null;
+  const email = named?.[2] ?? result.customer;
+  const company = result.label.startsWith(`${result.customer}, `) ? result.label.slice(result.customer.length + 2) : null;
+  const subtitle = [name ? email : null, company].filter(Boolean).join(' · ');
+  return { title: name ?? email, subtitle: subtitle || null };
+}

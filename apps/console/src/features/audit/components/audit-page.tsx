@@ -5,6 +5,7 @@ import type { Column } from '../../../components/data-table';
 import { ListPage } from '../../../components/list-page';
 import { actionLabel } from '../../../lib/audit-labels';
 import { CustomerLink } from '../../../components/customer-link';
+import classes from '../../../components/data-table.module.css';
 import { useListStaffAuditQuery } from '../api';
 
 const COLUMNS: ReadonlyArray<Column<StaffAuditEntry>> = [
@@ -17,8 +18,9 @@ const COLUMNS: ReadonlyArray<Column<StaffAuditEntry>> = [
       </Text>
     ),
     skeleton: 120,
+    width: 170,
   },
-  { key: 'staff', header: 'Staff member', cell: (r) => r.staffEmail, skeleton: 150 },
+  { key: 'staff', header: 'Staff member', cell: (r) => r.staffEmail, text: (r) => r.staffEmail, skeleton: 150 },
   {
     key: 'action',
     header: 'Action',
@@ -26,13 +28,14 @@ const COLUMNS: ReadonlyArray<Column<StaffAuditEntry>> = [
       <Text size="sm" fw={500}>
         {actionLabel(r.action)}
         {r.subject ? (
-          <Text span size="xs" c="dimmed" ff="monospace" display="block">
+          <Text span size="xs" c="dimmed" ff="monospace" display="block" truncate title={r.subject}>
             {r.subject}
           </Text>
         ) : null}
       </Text>
     ),
     skeleton: 140,
+    width: 210,
   },
   {
     key: 'customer',
@@ -40,7 +43,7 @@ const COLUMNS: ReadonlyArray<Column<StaffAuditEntry>> = [
     // Named as on their page; the whole e-mail on hover. An action about no customer has none.
     cell: (r) =>
       r.userId ? (
-        <span title={r.customer?.email}>
+        <span className={classes.truncate} title={r.customer?.email}>
           <CustomerLink userId={r.userId}>{r.customer ? (r.customer.name ?? r.customer.email) : null}</CustomerLink>
         </span>
       ) : (
@@ -54,7 +57,7 @@ const COLUMNS: ReadonlyArray<Column<StaffAuditEntry>> = [
     key: 'reason',
     header: 'Reason',
     cell: (r) => (
-      <Text size="sm" lineClamp={2} miw={240} maw={420} style={{ whiteSpace: 'normal' }}>
+      <Text size="sm" lineClamp={2} title={r.reason} style={{ whiteSpace: 'normal' }}>
         {r.reason}
       </Text>
     ),
@@ -73,7 +76,6 @@ export default function AuditPage() {
       columns={COLUMNS}
       rowKey={(r) => r.id}
       noun={['action', 'actions']}
-      minWidth={860}
       empty={{
         icon: <IconHistory />,
         title: 'No staff actions yet',

@@ -43,6 +43,26 @@ describe('CustomerPage', () => {
     expect(screen.getByText('Visa •••• 4242')).toBeInTheDocument();
   });
 
+  it('names each cell of the licenses and nodes by its column and marks the menu, for the cards a phone shows', async () => {
+    renderCustomer('support');
+    const licenses = await screen.findByRole('region', { name: 'Licenses' });
+    const [, row] = within(licenses).getAllByRole('row');
+    const cells = within(row!).getAllByRole('cell');
+    expect(cells.map((c) => c.getAttribute('data-label'))).toEqual([
+      'License key',
+      'Status',
+      'Nodes',
+      'Valid until',
+      'Source',
+      null,
+    ]);
+    expect(cells.at(-1)).toHaveAttribute('data-menu');
+    expect(within(cells.at(-1)!).getByRole('button', { name: `Actions for license ${LICENSE_KEY}` })).toBeInTheDocument();
+    const nodes = screen.getByRole('region', { name: 'Nodes' });
+    const [, node] = within(nodes).getAllByRole('row');
+    expect(within(node!).getByText('pve-01').closest('td')).toHaveAttribute('data-label', 'Hostname');
+  });
+
   it("marks the nodes of a suspended license by their license's state, not as healthy", async () => {
     const customer = aCustomer();
     renderCustomer('support', {

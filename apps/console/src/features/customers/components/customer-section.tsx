@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Table, type TableThProps, VisuallyHidden } from '@mantine/core';
 import type { Icon } from '@tabler/icons-react';
 import { EmptyState, SectionCard } from '@portal/ui';
+import tableClasses from '../../../components/data-table.module.css';
 
 export interface CustomerSectionProps {
   /** The anchor a search result opens (#licenses). */
@@ -25,9 +26,14 @@ export function CustomerSection({ id, icon: SectionIcon, title, description, emp
   );
 }
 
-export type Header = string | { label: string; align: TableThProps['ta'] };
+/** A column's name, or its name with its alignment and its width (px) on a laptop. */
+export type Header = string | { label: string; align?: TableThProps['ta']; width?: number };
 
-/** A table inside a section: its headers, then a last narrow column for each row's menu. */
+/**
+ * A table inside a section: its headers, then a last narrow column for each row's menu. Columns
+ * keep their widths and long values are cut (the data table's rules); on a phone each row is a
+ * card, so its cells carry their column's name (`data-label`) and the menu's cell `data-menu`.
+ */
 export function SectionTable({
   headers,
   minWidth,
@@ -39,19 +45,19 @@ export function SectionTable({
 }) {
   return (
     <Table.ScrollContainer minWidth={minWidth} type="native">
-      <Table verticalSpacing="sm" fz="sm">
+      <Table verticalSpacing="sm" fz="sm" className={`${tableClasses.fixed} ${tableClasses.cards}`}>
         <Table.Thead>
           <Table.Tr>
             {headers.map((h) =>
               typeof h === 'string' ? (
                 <Table.Th key={h}>{h}</Table.Th>
               ) : (
-                <Table.Th key={h.label} ta={h.align}>
+                <Table.Th key={h.label} ta={h.align} w={h.width}>
                   {h.label}
                 </Table.Th>
               ),
             )}
-            <Table.Th w={40}>
+            <Table.Th w={52}>
               <VisuallyHidden>Actions</VisuallyHidden>
             </Table.Th>
           </Table.Tr>

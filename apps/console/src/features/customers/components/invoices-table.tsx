@@ -22,14 +22,23 @@ export function InvoicesTable({ invoices, onAction }: { invoices: Invoice[]; onA
     );
   }
   return (
-    <SectionTable headers={['Invoice', 'Date', 'Period', { label: 'Amount', align: 'right' }, 'Status']} minWidth={560}>
+    <SectionTable
+      headers={[
+        'Invoice',
+        { label: 'Date', width: 120 },
+        { label: 'Period', width: 210 },
+        { label: 'Amount', align: 'right', width: 110 },
+        { label: 'Status', width: 140 },
+      ]}
+      minWidth={560}
+    >
       {invoices.map((i) => {
         const badge = invoiceBadge(i.status);
         const refundable = REFUNDABLE.has(i.status) && i.amountPaid > 0;
         const target = { params: { invoiceId: i.id }, subject: i.number, paid: { amount: i.amountPaid, currency: i.currency } };
         return (
           <Table.Tr key={i.id}>
-            <Table.Td ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+            <Table.Td ff="monospace" data-label="Invoice">
               <Group gap="xs" wrap="nowrap">
                 {i.url ? (
                   <Anchor href={i.url} target="_blank" rel="noopener noreferrer" size="sm" ff="monospace">
@@ -59,19 +68,19 @@ export function InvoicesTable({ invoices, onAction }: { invoices: Invoice[]; onA
                 </Stack>
               ) : null}
             </Table.Td>
-            <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(i.created)}</Table.Td>
-            <Table.Td c="dimmed">
+            <Table.Td data-label="Date">{formatDate(i.created)}</Table.Td>
+            <Table.Td c="dimmed" data-label="Period">
               {formatDate(i.periodStart)} – {formatDate(i.periodEnd)}
             </Table.Td>
-            <Table.Td ta="right" className="console-figure">
+            <Table.Td ta="right" className="console-figure" data-label="Amount">
               {formatMoney(i.amountDue, i.currency)}
             </Table.Td>
-            <Table.Td>
+            <Table.Td data-label="Status">
               <StatusBadge tone={badge.tone} size="sm">
                 {badge.label}
               </StatusBadge>
             </Table.Td>
-            <Table.Td>
+            <Table.Td data-menu>
               <RowMenu
                 label={`Actions for invoice ${i.number}`}
                 items={[

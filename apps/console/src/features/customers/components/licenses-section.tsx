@@ -25,31 +25,37 @@ export function LicensesSection({ licenses, onAction }: { licenses: ConsoleLicen
       }
     >
       <SectionTable
-        headers={['License key', 'Status', { label: 'Nodes', align: 'right' }, 'Valid until', 'Source']}
+        headers={[
+          { label: 'License key', width: 310 },
+          { label: 'Status', width: 110 },
+          { label: 'Nodes', align: 'right', width: 150 },
+          { label: 'Valid until', width: 150 },
+          'Source',
+        ]}
         minWidth={640}
       >
         {licenses.map((l) => {
           const params = { licenseKey: l.licenseKey };
           return (
             <Table.Tr key={l.licenseKey}>
-              <Table.Td>
+              <Table.Td data-label="License key">
                 <LicenseKeyText licenseKey={l.licenseKey} />
               </Table.Td>
-              <Table.Td>
+              <Table.Td data-label="Status">
                 <StatusBadge status={l.status} />
               </Table.Td>
-              <Table.Td>
+              <Table.Td data-label="Nodes">
                 <NodesUsage activeNodes={l.activeNodes} maxNodes={l.maxNodes} />
               </Table.Td>
-              <Table.Td>
+              <Table.Td data-label="Valid until">
                 <ExpiryText license={{ ...l, stripeId: l.subscriptionId }} underHeader />
               </Table.Td>
-              <Table.Td>
+              <Table.Td data-label="Source">
                 <Text size="sm" c="dimmed">
                   {l.subscriptionId ? 'Subscription' : 'Complimentary'}
                 </Text>
               </Table.Td>
-              <Table.Td>
+              <Table.Td data-menu>
                 <RowMenu
                   label={`Actions for license ${l.licenseKey}`}
                   items={[

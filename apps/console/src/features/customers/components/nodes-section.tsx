@@ -41,16 +41,25 @@ export function NodesSection({
         nodes.length ? null : { title: 'No nodes', description: 'No machine has been activated on this customer’s licenses yet.' }
       }
     >
-      <SectionTable headers={['Hostname', 'Fingerprint', 'License', 'Activated', 'Last seen']} minWidth={840}>
+      <SectionTable
+        headers={[
+          'Hostname',
+          { label: 'Fingerprint', width: 170 },
+          { label: 'License', width: 130 },
+          { label: 'Activated', width: 120 },
+          { label: 'Last seen', width: 210 },
+        ]}
+        minWidth={840}
+      >
         {nodes.map((n) => {
           const health = nodeHealth(n, statusOf.get(n.licenseKey), now);
           const name = n.hostname ?? n.fingerprint;
           return (
             <Table.Tr key={n.id}>
-              <Table.Td>
+              <Table.Td data-label="Hostname">
                 {/* A long FQDN is cut, not allowed to push the other columns out of the card. */}
                 {n.hostname ? (
-                  <Text size="sm" fw={500} truncate maw={220} title={n.hostname}>
+                  <Text size="sm" fw={500} truncate title={n.hostname}>
                     {n.hostname}
                   </Text>
                 ) : (
@@ -59,19 +68,19 @@ export function NodesSection({
                   </Text>
                 )}
               </Table.Td>
-              <Table.Td>
+              <Table.Td data-label="Fingerprint">
                 <Group gap={4} wrap="nowrap">
-                  <Text size="sm" ff="monospace" truncate maw={140} title={n.fingerprint}>
+                  <Text size="sm" ff="monospace" truncate title={n.fingerprint} style={{ minWidth: 0 }}>
                     {n.fingerprint}
                   </Text>
                   <CopyIcon value={n.fingerprint} label="Copy fingerprint" />
                 </Group>
               </Table.Td>
-              <Table.Td ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+              <Table.Td ff="monospace" data-label="License">
                 {n.licenseKey.slice(0, 11)}…
               </Table.Td>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(n.activatedAt)}</Table.Td>
-              <Table.Td>
+              <Table.Td data-label="Activated">{formatDate(n.activatedAt)}</Table.Td>
+              <Table.Td data-label="Last seen">
                 <Group gap="xs" wrap="nowrap">
                   <Tooltip label={formatDateTime(n.lastSeenAt)}>
                     <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
@@ -83,7 +92,7 @@ export function NodesSection({
                   </StatusBadge>
                 </Group>
               </Table.Td>
-              <Table.Td>
+              <Table.Td data-menu>
                 <RowMenu
                   label={`Actions for node ${name}`}
                   items={[

@@ -14,9 +14,10 @@ const COLUMNS: ReadonlyArray<Column<ConsoleCustomerRow>> = [
     header: 'Customer',
     sort: 'name',
     cell: (r) => <CustomerLink userId={r.id}>{r.name || 'No name'}</CustomerLink>,
+    text: (r) => r.name || null,
     skeleton: 140,
   },
-  { key: 'email', header: 'E-mail', sort: 'email', cell: (r) => r.email, skeleton: 180 },
+  { key: 'email', header: 'E-mail', sort: 'email', cell: (r) => r.email, text: (r) => r.email, skeleton: 180 },
   {
     key: 'company',
     header: 'Company',
@@ -26,11 +27,26 @@ const COLUMNS: ReadonlyArray<Column<ConsoleCustomerRow>> = [
           —
         </Text>
       ),
+    text: (r) => r.company,
     skeleton: 100,
   },
-  { key: 'subs', header: 'Active subscriptions', align: 'right', cell: (r) => figure(r.activeSubscriptions), skeleton: 30 },
-  { key: 'licenses', header: 'Licenses', align: 'right', cell: (r) => figure(r.licenses), skeleton: 30 },
-  { key: 'created', header: 'Signed up', sort: 'createdAt', cell: (r) => formatDate(r.createdAt), skeleton: 90 },
+  {
+    key: 'subs',
+    header: 'Active subscriptions',
+    align: 'right',
+    cell: (r) => figure(r.activeSubscriptions),
+    skeleton: 30,
+    width: 180,
+  },
+  { key: 'licenses', header: 'Licenses', align: 'right', cell: (r) => figure(r.licenses), skeleton: 30, width: 100 },
+  {
+    key: 'created',
+    header: 'Signed up',
+    sort: 'createdAt',
+    cell: (r) => formatDate(r.createdAt),
+    skeleton: 90,
+    width: 140,
+  },
 ];
 
 /** /customers: every customer, filtered by e-mail, name or company. */

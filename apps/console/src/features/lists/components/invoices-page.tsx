@@ -13,9 +13,17 @@ const COLUMNS: ReadonlyArray<Column<ConsoleInvoiceRow>> = [
     key: 'number',
     header: 'Invoice',
     cell: (r) => <span style={{ fontFamily: 'var(--mantine-font-family-monospace)' }}>{r.number}</span>,
+    text: (r) => r.number,
     skeleton: 110,
+    width: 160,
   },
-  { key: 'customer', header: 'Customer', cell: (r) => <CustomerLink userId={r.userId}>{r.email}</CustomerLink>, skeleton: 170 },
+  {
+    key: 'customer',
+    header: 'Customer',
+    cell: (r) => <CustomerLink userId={r.userId}>{r.email}</CustomerLink>,
+    text: (r) => r.email,
+    skeleton: 170,
+  },
   {
     key: 'status',
     header: 'Status',
@@ -28,10 +36,19 @@ const COLUMNS: ReadonlyArray<Column<ConsoleInvoiceRow>> = [
       );
     },
     skeleton: 60,
+    width: 130,
   },
-  { key: 'due', header: 'Amount', sort: 'amount', align: 'right', cell: (r) => money(r.amountDue, r.currency), skeleton: 70 },
-  { key: 'paid', header: 'Paid', align: 'right', cell: (r) => money(r.amountPaid, r.currency), skeleton: 70 },
-  { key: 'created', header: 'Date', sort: 'created', cell: (r) => formatDate(r.created), skeleton: 90 },
+  {
+    key: 'due',
+    header: 'Amount',
+    sort: 'amount',
+    align: 'right',
+    cell: (r) => money(r.amountDue, r.currency),
+    skeleton: 70,
+    width: 130,
+  },
+  { key: 'paid', header: 'Paid', align: 'right', cell: (r) => money(r.amountPaid, r.currency), skeleton: 70, width: 120 },
+  { key: 'created', header: 'Date', sort: 'created', cell: (r) => formatDate(r.created), skeleton: 90, width: 130 },
 ];
 
 const FILTERS: readonly ListFilter[] = [

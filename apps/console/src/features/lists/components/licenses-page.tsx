@@ -1,16 +1,38 @@
-import { Text } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
 import { type ConsoleLicenseRow } from '@portal/contract';
 import { CustomerLink } from '../../../components/customer-link';
+import classes from '../../../components/data-table.module.css';
 import type { Column } from '../../../components/data-table';
 import { ListPage, type ListFilter } from '../../../components/list-page';
 import { useListLicensesQuery } from '../api';
 import { ExpiryText, LicenseKeyText, NodesUsage, LicenseStatusBadge as StatusBadge } from '@portal/ui';
 
 const COLUMNS: ReadonlyArray<Column<ConsoleLicenseRow>> = [
-  { key: 'key', header: 'License key', cell: (r) => <LicenseKeyText licenseKey={r.licenseKey} />, skeleton: 220 },
-  { key: 'customer', header: 'Customer', cell: (r) => <CustomerLink userId={r.userId}>{r.email}</CustomerLink>, skeleton: 160 },
-  { key: 'status', header: 'Status', cell: (r) => <StatusBadge status={r.status} />, skeleton: 60 },
+  {
+    key: 'key',
+    header: 'License key',
+    cell: (r) => <LicenseKeyText licenseKey={r.licenseKey} />,
+    skeleton: 220,
+    width: 310,
+  },
+  {
+    key: 'customer',
+    header: 'Customer',
+    // Where the license comes from under its customer: a column of its own left the e-mail too little room.
+    cell: (r) => (
+      <Stack gap={0}>
+        <span className={classes.truncate} title={r.email ?? undefined}>
+          <CustomerLink userId={r.userId}>{r.email}</CustomerLink>
+        </span>
+        <Text span size="xs" c="dimmed">
+          {r.subscriptionId ? 'Subscription' : 'Complimentary'}
+        </Text>
+      </Stack>
+    ),
+    skeleton: 160,
+  },
+  { key: 'status', header: 'Status', cell: (r) => <StatusBadge status={r.status} />, skeleton: 60, width: 110 },
   {
     key: 'nodes',
     header: 'Nodes',
@@ -18,6 +40,7 @@ const COLUMNS: ReadonlyArray<Column<ConsoleLicenseRow>> = [
     align: 'right',
     cell: (r) => <NodesUsage activeNodes={r.activeNodes} maxNodes={r.maxNodes} />,
     skeleton: 80,
+    width: 150,
   },
   {
     key: 'expires',
@@ -25,16 +48,7 @@ const COLUMNS: ReadonlyArray<Column<ConsoleLicenseRow>> = [
     sort: 'expiresAt',
     cell: (r) => <ExpiryText license={{ ...r, stripeId: r.subscriptionId }} underHeader />,
     skeleton: 100,
-  },
-  {
-    key: 'source',
-    header: 'Source',
-    cell: (r) => (
-      <Text size="sm" c="dimmed">
-        {r.subscriptionId ? 'Subscription' : 'Complimentary'}
-      </Text>
-    ),
-    skeleton: 80,
+    width: 170,
   },
 ];
 
@@ -80,7 +94,6 @@ export default function LicensesPage() {
       columns={COLUMNS}
       rowKey={(r) => r.licenseKey}
       noun={['license', 'licenses']}
-      minWidth={900}
       empty={{
         icon: <IconKey />,
         title: 'No licenses found',

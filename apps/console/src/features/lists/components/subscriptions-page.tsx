@@ -2,6 +2,7 @@ import { Stack, Text } from '@mantine/core';
 import { IconRepeat } from '@tabler/icons-react';
 import { intervalLabel, type ConsoleSubscriptionRow, formatDate, formatMoney } from '@portal/contract';
 import { CustomerLink } from '../../../components/customer-link';
+import classes from '../../../components/data-table.module.css';
 import type { Column } from '../../../components/data-table';
 import { ListPage, type ListFilter } from '../../../components/list-page';
 import { PAYMENT_FAILING, staffSubscriptionBadge } from '../../../lib/subscription-label';
@@ -9,7 +10,22 @@ import { useListSubscriptionsQuery } from '../api';
 import { StatusBadge } from '@portal/ui';
 
 const COLUMNS: ReadonlyArray<Column<ConsoleSubscriptionRow>> = [
-  { key: 'customer', header: 'Customer', cell: (r) => <CustomerLink userId={r.userId}>{r.email}</CustomerLink>, skeleton: 180 },
+  {
+    key: 'customer',
+    header: 'Customer',
+    // The subscription's id under its customer: a column of its own left the e-mail too little room.
+    cell: (r) => (
+      <Stack gap={0}>
+        <span className={classes.truncate} title={r.email}>
+          <CustomerLink userId={r.userId}>{r.email}</CustomerLink>
+        </span>
+        <Text span ff="monospace" size="xs" c="dimmed" className={classes.truncate} title={r.subscriptionId}>
+          {r.subscriptionId}
+        </Text>
+      </Stack>
+    ),
+    skeleton: 180,
+  },
   {
     key: 'status',
     header: 'Status',
@@ -22,6 +38,7 @@ const COLUMNS: ReadonlyArray<Column<ConsoleSubscriptionRow>> = [
       );
     },
     skeleton: 70,
+    width: 140,
   },
   {
     key: 'nodes',
@@ -29,6 +46,7 @@ const COLUMNS: ReadonlyArray<Column<ConsoleSubscriptionRow>> = [
     align: 'right',
     cell: (r) => <span className="console-figure">{r.quantity}</span>,
     skeleton: 24,
+    width: 70,
   },
   {
     key: 'amount',
@@ -37,8 +55,16 @@ const COLUMNS: ReadonlyArray<Column<ConsoleSubscriptionRow>> = [
     align: 'right',
     cell: (r) => <span className="console-figure">{`${formatMoney(r.amount, r.currency)} ${intervalLabel(r.interval)}`}</span>,
     skeleton: 110,
+    width: 140,
   },
-  { key: 'period', header: 'Period ends', sort: 'currentPeriodEnd', cell: (r) => formatDate(r.currentPeriodEnd), skeleton: 90 },
+  {
+    key: 'period',
+    header: 'Period ends',
+    sort: 'currentPeriodEnd',
+    cell: (r) => formatDate(r.currentPeriodEnd),
+    skeleton: 90,
+    width: 120,
+  },
   {
     key: 'retry',
     header: 'Next retry',
@@ -57,28 +83,9 @@ const COLUMNS: ReadonlyArray<Column<ConsoleSubscriptionRow>> = [
         </Text>
       ),
     skeleton: 90,
+    width: 150,
   },
-  {
-    key: 'id',
-    header: 'Subscription',
-    cell: (r) => (
-      // Cut, with the whole id on hover: a Stripe id alone would push the table past a laptop's width.
-      <Text
-        span
-        ff="monospace"
-        size="xs"
-        truncate
-        display="inline-block"
-        maw={150}
-        title={r.subscriptionId}
-        style={{ verticalAlign: 'middle' }}
-      >
-        {r.subscriptionId}
-      </Text>
-    ),
-    skeleton: 120,
-  },
-  { key: 'created', header: 'Started', sort: 'createdAt', cell: (r) => formatDate(r.createdAt), skeleton: 90 },
+  { key: 'created', header: 'Started', sort: 'createdAt', cell: (r) => formatDate(r.createdAt), skeleton: 90, width: 115 },
 ];
 
 const FILTERS: readonly ListFilter[] = [

@@ -1,6 +1,7 @@
 import { Badge, Group, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconFileInvoice, IconKey, IconRepeat, IconServer, IconUser, type Icon } from '@tabler/icons-react';
 import type { SearchResult, SearchResultKind } from '@portal/contract';
+import { resultLines } from '../search-groups';
 
 const ICON: Record<SearchResultKind, Icon> = {
   customer: IconUser,
@@ -22,6 +23,7 @@ const MONO: Record<SearchResultKind, boolean> = {
 /** One search result: what matched, and whose it is. */
 export function ResultOption({ result }: { result: SearchResult }) {
   const Kind = ICON[result.kind];
+  const { title, subtitle } = resultLines(result);
   return (
     <Group gap="sm" wrap="nowrap">
       <ThemeIcon variant="light" color="gray" size={28} radius="md" aria-hidden>
@@ -29,13 +31,13 @@ export function ResultOption({ result }: { result: SearchResult }) {
       </ThemeIcon>
       <Stack gap={0} style={{ minWidth: 0, flex: 1 }}>
         <Text size="sm" fw={500} ff={MONO[result.kind] ? 'monospace' : undefined} truncate>
-          {result.label}
+          {title}
         </Text>
-        {result.kind !== 'customer' || result.customer !== result.label ? (
+        {subtitle ? (
           // The option's own colour, lighter: readable on the selected row's blue as on white
           // (the theme's dimmed grey was dark blue on blue there).
           <Text size="xs" c="inherit" opacity={0.85} truncate>
-            {result.customer}
+            {subtitle}
           </Text>
         ) : null}
       </Stack>

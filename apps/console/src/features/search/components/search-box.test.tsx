@@ -95,3 +95,41 @@ describe('SearchBox', () => {
     expect(await screen.findByText(/No customer, license, node, subscription or invoice matches “zzz”/)).toBeInTheDocument();
   });
 });
+
+describe('SearchBox results', () => {
+  const customer: SearchResult = {
+    kind: 'customer',
+    userId: ADA,
+    label: 'Ada Lovelace <ada@acme.example>, Acme',
+    customer: 'Ada Lovelace <ada@acme.example>',
+    subjectId: null,
+    match: 'exact',
+  };
+
+  it('names a customer once: the name, then the e-mail and company', async () => {
+    renderSearch({ 'GET /api/console/search?q=ada': { status: 200, body: { items: [customer], more: false } } });
+    await userEvent.type(screen.getByRole('searchbox', { name: /Search customers/ }), 'ada');
+    const option = await screen.findByRole('option', { name: /Ada Lovelace/ });
+    expect(within(option).getByText('Ada Lovelace')).toBeInTheDocument();
+    expect(within(option).getByText('ada@acme.example · Acme')).toBeInTheDocument();
+    expect(option.textContent?.match(/Ada Lovelace/g)).toHaveLength(1);
+    expect(option.textContent?.match(/ada@acme\.example/g)).toHaveLength(1);
+  });
+
+  it('shows the keyboard hints at a desk, not in the compact bar of a phone', async () => {
+    const fetch = fakeFetch({ 'GET /api/console/search?q=ada': { status: 200, body: { items: results, more: false } } });
+    vi.stubGlobal('fetch', fetch.fn);
+    renderRoutes([{ path: '*', element: <SearchBox compact /> }]);
+    await userEvent.type(screen.getByRole('searchbox', { name: /Search customers/ }), 'ada');
+    await screen.findByText('pve-ada-01');
+    expect(screen.queryByText('to move')).toBeNull();
+    expect(screen.queryByText('to open')).toBeNull();
+  });
+
+  it('shows the keyboard hints in the full bar', async () => {
+    renderSearch({ 'GET /api/console/search?q=ada': { status: 200, body: { items: results, more: false } } });
+    await userEvent.type(screen.getByRole('searchbox', { name: /Search customers/ }), 'ada');
+    await screen.findByText('pve-ada-01');
+    expect(screen.getByText('to move')).toBeInTheDocument();
+  });
+});

@@ -106,7 +106,8 @@ export function SearchBox({ compact = false }: { compact?: boolean }) {
             <Combobox.Empty>No customer, license, node, subscription or invoice matches “{value.trim()}”</Combobox.Empty>
           ) : null}
         </Combobox.Options>
-        {groups.length > 0 ? (
+        {/* Keys to press mean nothing on a phone's touch screen: no hints in the compact (phone) bar. */}
+        {groups.length > 0 && !compact ? (
           <Combobox.Footer>
             <Group gap="md" justify="center">
               <Text size="xs" c="dimmed">

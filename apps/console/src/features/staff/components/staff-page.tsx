@@ -70,14 +70,14 @@ export default function StaffPage() {
         }
         minWidth={640}
         aria-label="Staff members"
-        className={tableClasses.table}
+        className={`${tableClasses.table} ${tableClasses.fixed} ${tableClasses.cards} ${tableClasses.inset}`}
         head={
           <Table.Thead>
             <Table.Tr>
               <Table.Th>E-mail</Table.Th>
-              <Table.Th>Role</Table.Th>
-              <Table.Th>Last sign-in</Table.Th>
-              <Table.Th>Added</Table.Th>
+              <Table.Th w={160}>Role</Table.Th>
+              <Table.Th w={150}>Last sign-in</Table.Th>
+              <Table.Th w={130}>Added</Table.Th>
               <Table.Th w={88}>
                 <VisuallyHidden>Actions</VisuallyHidden>
               </Table.Th>
@@ -90,16 +90,18 @@ export default function StaffPage() {
             const self = m.id === me?.id;
             return (
               <Table.Tr key={m.id}>
-                <Table.Td fw={500}>
-                  {m.email}
-                  {self ? (
-                    <Text span size="xs" c="dimmed">
-                      {' '}
-                      (you)
-                    </Text>
-                  ) : null}
+                <Table.Td fw={500} data-label="E-mail">
+                  <span className={tableClasses.truncate} title={m.email}>
+                    {m.email}
+                    {self ? (
+                      <Text span size="xs" c="dimmed">
+                        {' '}
+                        (you)
+                      </Text>
+                    ) : null}
+                  </span>
                 </Table.Td>
-                <Table.Td>
+                <Table.Td data-label="Role">
                   {self ? (
                     <Text size="sm">{ROLE_LABEL[m.role]}</Text>
                   ) : (
@@ -114,7 +116,7 @@ export default function StaffPage() {
                     />
                   )}
                 </Table.Td>
-                <Table.Td>
+                <Table.Td data-label="Last sign-in">
                   {m.lastSignInAt ? (
                     formatRelative(m.lastSignInAt)
                   ) : (
@@ -123,8 +125,8 @@ export default function StaffPage() {
                     </Text>
                   )}
                 </Table.Td>
-                <Table.Td>{formatDate(m.createdAt)}</Table.Td>
-                <Table.Td>
+                <Table.Td data-label="Added">{formatDate(m.createdAt)}</Table.Td>
+                <Table.Td data-menu>
                   {self ? null : (
                     <Group gap={4} wrap="nowrap">
                       <Tooltip label={`Reset second factors of ${m.email}`}>
