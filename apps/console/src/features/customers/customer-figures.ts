@@ -18,7 +18,7 @@ export interface CustomerFigures {
   licenses: number;
   activeLicenses: number;
   nodes: number;
-  seats: number;
+  allowedNodes: number;
 }
 
 /** The customer page's summary row, from the page's own data. */
@@ -33,6 +33,6 @@ export function customerFigures(c: ConsoleCustomer): CustomerFigures {
     licenses: c.licenses.length,
     activeLicenses: c.licenses.filter((l) => l.status === 'active').length,
     nodes: c.nodes.length,
-    seats: c.licenses.filter((l) => l.status === 'active').reduce((sum, l) => sum + l.maxNodes, 0),
+    allowedNodes: c.licenses.filter((l) => l.status === 'active').reduce((sum, l) => sum + l.maxNodes, 0),
   };
 }

@@ -25,7 +25,7 @@ export function CustomerSummary({ customer }: { customer: ConsoleCustomer }) {
       <StatTile
         label="Nodes"
         value={f.nodes}
-        hint={`of ${plural(f.seats, 'seat')} on active licenses`}
+        hint={`of ${f.allowedNodes} allowed by active licenses`}
         icon={<IconServer size={16} />}
       />
       <StatTile
