@@ -14,6 +14,7 @@ import {
   webhookEvents,
 } from '../../db/schema/index';
 import type { TestApp } from '../../../test/helpers';
+import type { StripeTestApp } from '../../../test/stripe-test-app';
 
 /** Test-only helpers shared by the billing test files. */
 
@@ -154,4 +155,27 @@ export async function subscriptionWithPoorCard(t: TestApp, email: string, start:
     unitAmount: sub.unitAmount as number,
     poorCard: poor.id as string,
   };
+}
+
+/** Delivers a Stripe event to the webhook, signed as Stripe signs it, and lets the outbox run. */
+export async function deliverStripeEvent(s: StripeTestApp, event: unknown) {
+  const payload = JSON.stringify(event);
+  const res = await s.t.app.inject({
+    method: 'POST',
+    url: '/api/billing/webhook',
+    headers: { 'content-type': 'application/json', 'stripe-signature': s.sign(payload) },
+    payload,
+  });
+  expect(res.statusCode).toBe(200);
+  await flushOutbox(s.t);
+}
+
+/** Adds a card the way the browser does: setup intent from us, card confirmed by Stripe.js, webhook back. */
+export async function addStripeCard(s: StripeTestApp, cookie: string, number = '4242424242424242') {
+  const si = await s.t.app.inject({ method: 'POST', url: '/api/billing/intents/setup', headers: { cookie } });
+  expect(si.statusCode).toBe(200);
+  const confirmed = s.wire.confirmCardSetup(si.json().clientSecret, number);
+  if (confirmed.error) throw new Error(`card ${number} refused: ${JSON.stringify(confirmed.error)}`);
+  await deliverStripeEvent(s, s.wire.event('setup_intent.succeeded', confirmed.setupIntent));
+  return confirmed.paymentMethod.id;
 }

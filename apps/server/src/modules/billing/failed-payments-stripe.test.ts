@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../../test/helpers';
 import { buildStripeTestApp, type StripeTestApp } from '../../../test/stripe-test-app';
 import type { StripeWireServer } from '../../../test/stripe-wire-server';
-import { auditActions, flushOutbox, licenseOf, signIn, subscriptionRow, userIdOf } from './billing-test-helpers';
+import {
+  addStripeCard,
+  auditActions,
+  deliverStripeEvent,
+  flushOutbox,
+  licenseOf,
+  signIn,
+  subscriptionRow,
+  userIdOf,
+} from './billing-test-helpers';
 
 /**
  * Issue 22 on Stripe (the stand-in), with the injected clock: Stripe renews and retries on its own
@@ -26,28 +35,6 @@ beforeAll(async () => {
   ({ t, wire } = stripe);
 });
 afterAll(() => stripe?.close());
-
-async function deliver(s: StripeTestApp, event: unknown) {
-  const payload = JSON.stringify(event);
-  const res = await s.t.app.inject({
-    method: 'POST',
-    url: '/api/billing/webhook',
-    headers: { 'content-type': 'application/json', 'stripe-signature': s.sign(payload) },
-    payload,
-  });
-  expect(res.statusCode).toBe(200);
-  await flushOutbox(s.t);
-}
-
-/** Adds a card the way the browser does: setup intent from us, card confirmed by Stripe.js, webhook back. */
-async function addStripeCard(s: StripeTestApp, cookie: string, number: string) {
-  const si = await s.t.app.inject({ method: 'POST', url: '/api/billing/intents/setup', headers: { cookie } });
-  expect(si.statusCode).toBe(200);
-  const confirmed = s.wire.confirmCardSetup(si.json().clientSecret, number);
-  if (confirmed.error) throw new Error(`card ${number} refused: ${JSON.stringify(confirmed.error)}`);
-  await deliver(s, s.wire.event('setup_intent.succeeded', confirmed.setupIntent));
-  return confirmed.paymentMethod.id;
-}
 
 /**
  * A monthly subscription paid at START with a node active; at RENEWAL Stripe charges a card that
@@ -80,8 +67,8 @@ async function renewalFailsAtStripe(s: StripeTestApp, email: string) {
   s.wire.cycle(stripeId);
   expect(s.wire.subscriptions.get(stripeId)!.status).toBe('past_due');
   const invoiceId = s.wire.subscriptions.get(stripeId)!.latest_invoice!;
-  await deliver(s, s.wire.event('customer.subscription.updated', s.wire.subscriptionJson(stripeId)));
-  await deliver(s, s.wire.event('invoice.payment_failed', s.wire.invoiceJson(invoiceId)));
+  await deliverStripeEvent(s, s.wire.event('customer.subscription.updated', s.wire.subscriptionJson(stripeId)));
+  await deliverStripeEvent(s, s.wire.event('invoice.payment_failed', s.wire.invoiceJson(invoiceId)));
   return { stripeId, licenseKey, fingerprint, invoiceId, goodCard };
 }
 
@@ -118,7 +105,7 @@ describe('a declined renewal at Stripe', () => {
       license: { expiresAt: GRACE_END.toISOString(), grace: { until: GRACE_END.toISOString() } },
     });
     // Told once, with the invoice and the grace's end; a second failure event of the period tells nothing new.
-    await deliver(stripe, wire.event('invoice.payment_failed', wire.invoiceJson(c.invoiceId)));
+    await deliverStripeEvent(stripe, wire.event('invoice.payment_failed', wire.invoiceJson(c.invoiceId)));
     const failed = mails(stripe, email, /failed/);
     expect(failed).toHaveLength(1);
     expect(failed[0]!.text).toContain('March 14, 2025');
@@ -144,8 +131,8 @@ describe('a declined renewal at Stripe', () => {
     const card = await addStripeCard(stripe, await signIn(t, email), '5555555555554444');
     expect(wire.invoices.get(c.invoiceId)!.status).toBe('paid');
     expect(wire.subscriptions.get(c.stripeId)!.default_payment_method).toBe(card);
-    await deliver(stripe, wire.event('invoice.paid', wire.invoiceJson(c.invoiceId)));
-    await deliver(stripe, wire.event('customer.subscription.updated', wire.subscriptionJson(c.stripeId)));
+    await deliverStripeEvent(stripe, wire.event('invoice.paid', wire.invoiceJson(c.invoiceId)));
+    await deliverStripeEvent(stripe, wire.event('customer.subscription.updated', wire.subscriptionJson(c.stripeId)));
     expect(await subscriptionRow(t, c.stripeId)).toMatchObject({ status: 'active', endedReason: null });
     expect((await licenseOf(t, c.stripeId))!.expiresAt).toEqual(at('2025-03-31T10:00:00.000Z'));
     const restored = await validate(stripe, c.licenseKey, c.fingerprint);
@@ -168,8 +155,8 @@ describe('a declined renewal at Stripe', () => {
     wire.subscriptions.get(c.stripeId)!.default_payment_method = c.goodCard;
     t.clock.set(at('2025-03-03T10:00:00.000Z'));
     expect(wire.retryOpenInvoice(c.stripeId)).toBe(true);
-    await deliver(stripe, wire.event('invoice.paid', wire.invoiceJson(c.invoiceId)));
-    await deliver(stripe, wire.event('customer.subscription.updated', wire.subscriptionJson(c.stripeId)));
+    await deliverStripeEvent(stripe, wire.event('invoice.paid', wire.invoiceJson(c.invoiceId)));
+    await deliverStripeEvent(stripe, wire.event('customer.subscription.updated', wire.subscriptionJson(c.stripeId)));
     expect(chargesFrom(stripe, requests)).toEqual([]);
     expect((await subscriptionRow(t, c.stripeId)).status).toBe('active');
     expect((await licenseOf(t, c.stripeId))!.expiresAt).toEqual(at('2025-03-31T10:00:00.000Z'));
@@ -185,8 +172,8 @@ describe('a declined renewal at Stripe', () => {
     t.clock.set(GRACE_END);
     const ended = wire.endUnpaid(c.stripeId);
     const event = wire.event('customer.subscription.deleted', ended);
-    await deliver(stripe, event);
-    await deliver(stripe, event); // a replay changes nothing and tells nothing again
+    await deliverStripeEvent(stripe, event);
+    await deliverStripeEvent(stripe, event); // a replay changes nothing and tells nothing again
     expect(await subscriptionRow(t, c.stripeId)).toMatchObject({ status: 'canceled', endedReason: 'unpaid' });
     expect((await licenseOf(t, c.stripeId))!.expiresAt.getTime()).toBeLessThanOrEqual(GRACE_END.getTime());
     t.clock.set(at('2025-03-14T10:00:01.000Z'));
@@ -217,7 +204,7 @@ describe('STRIPE_SENDS_DUNNING=true', () => {
     expect((await licenseOf(own.t, c.stripeId))!.expiresAt).toEqual(GRACE_END);
     await worker(own, at('2025-03-11T10:00:00.000Z'));
     own.t.clock.set(GRACE_END);
-    await deliver(own, own.wire.event('customer.subscription.deleted', own.wire.endUnpaid(c.stripeId)));
+    await deliverStripeEvent(own, own.wire.event('customer.subscription.deleted', own.wire.endUnpaid(c.stripeId)));
     expect(await subscriptionRow(own.t, c.stripeId)).toMatchObject({ status: 'canceled', endedReason: 'unpaid' });
     expect(mails(own, email, /failed|unless invoice|ended/i)).toEqual([]);
     // The activity log still says what happened.

@@ -5,7 +5,7 @@ import type { TestApp } from '../../../test/helpers';
 import { buildStripeTestApp, type StripeTestApp } from '../../../test/stripe-test-app';
 import type { StripeWireServer } from '../../../test/stripe-wire-server';
 import { startViesStandIn } from '../../../test/vies-stand-in';
-import { flushOutbox, signIn, userIdOf } from './billing-test-helpers';
+import { addStripeCard, signIn, userIdOf } from './billing-test-helpers';
 import { ADDRESS_NOT_LOCATED } from './provider-tax';
 
 /**
@@ -47,21 +47,6 @@ function client(t: TestApp, cookie: string) {
   };
 }
 
-/** A card added the way the browser does (which makes the Stripe customer). */
-async function addCard(s: StripeTestApp, cookie: string) {
-  const si = await s.t.app.inject({ method: 'POST', url: '/api/billing/intents/setup', headers: { cookie } });
-  const confirmed = s.wire.confirmCardSetup(si.json().clientSecret, '4242424242424242');
-  const payload = JSON.stringify(s.wire.event('setup_intent.succeeded', confirmed.setupIntent));
-  const res = await s.t.app.inject({
-    method: 'POST',
-    url: '/api/billing/webhook',
-    headers: { 'content-type': 'application/json', 'stripe-signature': s.sign(payload) },
-    payload,
-  });
-  expect(res.statusCode).toBe(200);
-  await flushOutbox(s.t);
-}
-
 describe('Stripe Tax on (STRIPE_TAX=true)', () => {
   let s: StripeTestApp;
   let t: TestApp;
@@ -81,7 +66,7 @@ describe('Stripe Tax on (STRIPE_TAX=true)', () => {
       t.clock.set(START);
       cookie = await signIn(t, 'tax-de@example.com');
       api = client(t, cookie);
-      await addCard(s, cookie);
+      await addStripeCard(s, cookie);
       customerId = [...wire.customers.values()].find((c) => c.email === 'tax-de@example.com')!.id;
     });
 
@@ -225,7 +210,7 @@ describe('Stripe Tax on (STRIPE_TAX=true)', () => {
       t.clock.set(START);
       cookie = await signIn(t, 'tax-old@example.com');
       api = client(t, cookie);
-      await addCard(s, cookie);
+      await addStripeCard(s, cookie);
       expect((await api.details({ country: 'DE' })).statusCode).toBe(200);
       stripeId = (await api.checkout(1)).json().subscription.stripeId;
       // As it was before STRIPE_TAX: no billing details here, no address and no automatic tax at Stripe.
@@ -266,7 +251,7 @@ describe('Stripe Tax on (STRIPE_TAX=true)', () => {
       t.clock.set(START);
       cookie = await signIn(t, 'tax-saved-before@example.com');
       api = client(t, cookie);
-      await addCard(s, cookie);
+      await addStripeCard(s, cookie);
       expect((await api.details(GERMAN)).statusCode).toBe(200);
       stripeId = (await api.checkout(1)).json().subscription.stripeId;
       // As it was before STRIPE_TAX: the details saved here only, no address and no automatic tax at Stripe.
@@ -299,7 +284,7 @@ describe('Stripe Tax on (STRIPE_TAX=true)', () => {
     const cookie = await signIn(t, 'tax-details-first@example.com');
     const api = client(t, cookie);
     expect((await api.details(GERMAN)).statusCode).toBe(200);
-    await addCard(s, cookie);
+    await addStripeCard(s, cookie);
     const res = await api.checkout(1);
     expect(res.statusCode).toBe(201);
     const sub = wire.subscriptions.get(res.json().subscription.stripeId)!;
@@ -319,7 +304,7 @@ describe('Stripe Tax off (the default)', () => {
     const { t, wire } = s;
     const cookie = await signIn(t, 'tax-off@example.com');
     const api = client(t, cookie);
-    await addCard(s, cookie);
+    await addStripeCard(s, cookie);
     expect((await api.call('GET', '/api/billing/prices')).json().taxAdded).toBeUndefined();
     expect((await api.details(GERMAN)).json().taxAddressNeeded).toBeUndefined();
     expect((await api.checkoutPreview(2)).json()).toMatchObject({ subtotal: 5000, tax: 0, total: 5000 });
