@@ -5,12 +5,16 @@ import lighthouse, { type Config, type Flags } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { round } from './support';
 
-/** Pages measured, and the performance each preset must reach (accessibility and best practices: 100). */
+/**
+ * Pages measured, and the performance each preset must reach (accessibility and best practices:
+ * 100): mobile 90 on the sign-in page and every signed-in page (the console issue's target; the
+ * finished-product issue asked 80 of the signed-in ones).
+ */
 export const LIGHTHOUSE_PAGES = [
   { path: '/login', signedIn: false, mobile: 90, desktop: 95 },
-  { path: '/app/dashboard', signedIn: true, mobile: 80, desktop: 95 },
-  { path: '/app/billing', signedIn: true, mobile: 80, desktop: 95 },
-  { path: '/app/licenses', signedIn: true, mobile: 80, desktop: 95 },
+  { path: '/app/dashboard', signedIn: true, mobile: 90, desktop: 95 },
+  { path: '/app/billing', signedIn: true, mobile: 90, desktop: 95 },
+  { path: '/app/licenses', signedIn: true, mobile: 90, desktop: 95 },
 ] as const;
 
 /** The sign-in link secret e-mailed to `email`, read from the portal's outbox folder (.eml files). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isStorableText, OpaqueIdSchema, STORABLE_TEXT_MESSAGE } from './common';
+import { isStorableText, isVisibleText, OpaqueIdSchema, STORABLE_TEXT_MESSAGE, VISIBLE_TEXT_MESSAGE } from './common';
 import { QuantitySchema } from './billing';
 import { UpdateBillingDetailsBodySchema } from './billing-details';
 import { LicenseKeySchema } from './licenses';
@@ -16,6 +16,27 @@ export const ReasonSchema = z
 /** The body of an action that needs nothing but a reason. */
 export const ActionBodySchema = z.strictObject({ reason: ReasonSchema });
 export type ActionBody = z.input<typeof ActionBodySchema>;
+
+export const SUSPENSION_MESSAGE_MAX_LENGTH = 500;
+/**
+ * What staff tell the customer about a suspension, shown in the portal beside "suspended … contact
+ * support" (unlike the reason, which stays in the staff audit log). Shown to the customer: the
+ * visible-text rule of names (no control characters, line breaks, direction overrides or
+ * zero-width characters). Empty means no message.
+ */
+export const SuspensionMessageSchema = z
+  .string({ error: 'The message to the customer must be text' })
+  .trim()
+  .max(SUSPENSION_MESSAGE_MAX_LENGTH, `A message to the customer can be at most ${SUSPENSION_MESSAGE_MAX_LENGTH} characters`)
+  .refine(isStorableText, STORABLE_TEXT_MESSAGE)
+  .refine(isVisibleText, VISIBLE_TEXT_MESSAGE);
+
+/** POST …/licenses/{licenseKey}/suspend: the reason (staff only) and, optionally, a message the customer sees. */
+export const SuspendLicenseBodySchema = z.strictObject({
+  reason: ReasonSchema,
+  customerMessage: SuspensionMessageSchema.optional(),
+});
+export type SuspendLicenseBody = z.input<typeof SuspendLicenseBodySchema>;
 
 export const EXTEND_DAYS_MAX = 3650;
 const days = z

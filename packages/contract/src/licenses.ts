@@ -71,6 +71,11 @@ export const LicenseSchema = z.object({
   expiresAt: z.string(),
   createdAt: z.string(),
   stripeId: z.string().nullable(),
+  /**
+   * What the vendor's staff told the owner about the suspension (null when they left no message,
+   * and whenever the license is not suspended). Only the owner's own views carry it.
+   */
+  suspensionMessage: z.string().nullable(),
 });
 export type License = z.infer<typeof LicenseSchema>;
 export const LicensePageSchema = pageOf(LicenseSchema);
@@ -105,7 +110,11 @@ export const ActivateBodySchema = z.strictObject({
     .optional(),
 });
 export type ActivateBody = z.input<typeof ActivateBodySchema>;
-export const ActivateResponseSchema = z.object({ node: NodeSchema, license: LicenseSchema.omit({ stripeId: true }) });
+/** The key holder's answer: not the owner's billing id nor the staff's message to the owner. */
+export const ActivateResponseSchema = z.object({
+  node: NodeSchema,
+  license: LicenseSchema.omit({ stripeId: true, suspensionMessage: true }),
+});
 
 export const ValidateBodySchema = z.strictObject({
   fingerprint: FingerprintSchema.optional(),
@@ -189,5 +198,7 @@ export const LicenseSummarySchema = z.object({
   expiringSoon: z.array(z.object({ key: z.string(), expiresAt: z.string() })),
   /** The keys of the user's suspended licenses (staff stopped them: they validate no machine). */
   suspended: z.array(z.string()),
+  /** The message staff left for the customer, by the key of a suspended license (only those with one). */
+  suspensionMessages: z.record(z.string(), z.string()),
 });
 export type LicenseSummary = z.infer<typeof LicenseSummarySchema>;

@@ -93,6 +93,8 @@ export const WebhookLicenseSchema = z.object({
   activeNodes: z.number().int(),
   expiresAt: when,
   graceUntil: when.nullable(),
+  /** What the vendor's staff told the customer about a suspension (null without one, or when not suspended). */
+  suspensionMessage: z.string().nullable(),
   createdAt: when,
 });
 export const WebhookNodeSchema = z.object({

@@ -60,6 +60,7 @@ export function aCustomer(): ConsoleCustomer {
         expiresAt: '2026-12-01T00:00:00Z',
         createdAt: '2026-01-05T10:05:00Z',
         subscriptionId: 'sub_local_1',
+        suspensionMessage: null,
       },
     ],
     nodes: [

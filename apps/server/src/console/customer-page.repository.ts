@@ -1,6 +1,18 @@
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../db/client';
+import { rowsOf } from '../db/rows';
 import { licenses, nodes, subscriptions } from '../db/schema/index';
+
+type Node = typeof nodes.$inferSelect;
+type NodeRow = {
+  id: string;
+  license_id: string;
+  fingerprint: string;
+  hostname: string | null;
+  activated_at: Date | string;
+  last_seen_at: Date | string;
+  key: string;
+};
 
 /** What the customer page reads beside the domain services' own views: a customer's rows as they are. */
 export const customerPageRepository = {
@@ -12,15 +24,42 @@ export const customerPageRepository = {
       .where(eq(licenses.userId, userId))
       .orderBy(desc(licenses.createdAt));
   },
-  /** The customer's nodes, most recently seen first (at most `limit`). */
-  async nodes(db: Tx, userId: string, limit: number) {
-    return db
-      .select({ node: nodes, key: licenses.key })
-      .from(nodes)
-      .innerJoin(licenses, eq(licenses.id, nodes.licenseId))
-      .where(eq(licenses.userId, userId))
-      .orderBy(desc(nodes.lastSeenAt))
-      .limit(limit);
+  /**
+   * The customer's newest nodes: the `limit` most recently activated across all their licenses,
+   * newest first (ties by id). Bounded by `nodes_license_activated_idx (license_id, activated_at,
+   * id)`: each license gives at most `limit` entries read backwards from the index (a LATERAL top-N),
+   * the merged top `limit` are kept, and only those rows are read from the table. Not "most recently
+   * seen": an index on `last_seen_at` would end the HOT updates of validation's last-seen writes
+   * (ADRs 117, 118), and without one every node of a reseller's 110k would be read and sorted.
+   */
+  async nodes(db: Tx, userId: string, limit: number): Promise<{ node: Node; key: string }[]> {
+    const rows = await rowsOf<NodeRow>(
+      db,
+      sql`select n.id, n.license_id, n.fingerprint, n.hostname, n.activated_at, n.last_seen_at, t.key
+            from (select l.key, top.id, top.activated_at
+                    from ${licenses} l
+                   cross join lateral (
+                         select x.id, x.activated_at from ${nodes} x
+                          where x.license_id = l.id
+                          order by x.activated_at desc, x.id desc
+                          limit ${limit}) top
+                   where l.user_id = ${userId}
+                   order by top.activated_at desc, top.id desc
+                   limit ${limit}) t
+            join ${nodes} n on n.id = t.id
+           order by t.activated_at desc, t.id desc`,
+    );
+    return rows.map((r) => ({
+      key: r.key,
+      node: {
+        id: r.id,
+        licenseId: r.license_id,
+        fingerprint: r.fingerprint,
+        hostname: r.hostname,
+        activatedAt: new Date(r.activated_at),
+        lastSeenAt: new Date(r.last_seen_at),
+      },
+    }));
   },
   /**
    * The customer's subscription records: provider, creation time and the dunning state (billing's

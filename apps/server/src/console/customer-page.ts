@@ -8,13 +8,18 @@ import type { SessionService } from '../modules/auth/sessions';
 import type { BillingService } from '../modules/billing/billing.service';
 import { amountOwed } from '../modules/billing/payment-failing';
 import { paymentTrouble } from '../modules/billing/transition';
-import { statusOf } from '../modules/licenses/licenses.service';
+import { statusOf, suspensionMessageOf } from '../modules/licenses/licenses.service';
 import { toAccountProfile, type UserService } from '../modules/users/users.service';
 import { customerPageRepository as repo } from './customer-page.repository';
 import type { StaffService } from './staff.service';
 
 const RECENT = 50;
-const NODES_SHOWN = 200;
+/**
+ * The newest nodes listed (by activation, across the customer's licenses), as many as the page's
+ * other recent lists: every node of most customers; of a reseller's thousands the newest, with each
+ * license's count (ADR 118). The read costs licenses × this many index entries.
+ */
+const NODES_SHOWN = RECENT;
 
 export type CustomerPageDeps = {
   db: Db;
@@ -32,7 +37,7 @@ export type CustomerPageDeps = {
 
 /**
  * The customer page: the profile, billing's subscriptions (with each one's invoices, from its
- * provider) and cards, licenses with node usage, nodes, the customer's own activity log, sign-ins
+ * provider) and cards, licenses with node usage, the newest nodes, the customer's own activity log, sign-ins
  * and what staff did to the account. Each part comes from the domain that owns it.
  */
 export function createCustomerPage(deps: CustomerPageDeps) {
@@ -72,15 +77,20 @@ export function createCustomerPage(deps: CustomerPageDeps) {
           dunning: fact ? dunningOf(fact, own, deps.graceDays) : null,
         };
       }),
-      licenses: licenses.map(({ license, subscriptionId }) => ({
-        licenseKey: license.key,
-        status: statusOf(license, now),
-        maxNodes: license.maxNodes,
-        activeNodes: license.activeNodes,
-        expiresAt: license.expiresAt.toISOString(),
-        createdAt: license.createdAt.toISOString(),
-        subscriptionId,
-      })),
+      licenses: licenses.map(({ license, subscriptionId }) => {
+        const status = statusOf(license, now);
+        return {
+          licenseKey: license.key,
+          status,
+          maxNodes: license.maxNodes,
+          activeNodes: license.activeNodes,
+          expiresAt: license.expiresAt.toISOString(),
+          createdAt: license.createdAt.toISOString(),
+          subscriptionId,
+          // What the customer reads in the portal, so support sees the same words.
+          suspensionMessage: suspensionMessageOf(license, status),
+        };
+      }),
       nodes: nodes.map(({ node, key }) => ({
         id: node.id,
         licenseKey: key,

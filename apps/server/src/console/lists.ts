@@ -4,7 +4,6 @@ import {
   count,
   desc,
   eq,
-  gt,
   inArray,
   isNotNull,
   isNull,
@@ -15,7 +14,6 @@ import {
   type SQLWrapper,
 } from 'drizzle-orm';
 import {
-  refundedStatus,
   type ConsoleCustomerRow,
   type ConsoleInvoiceRow,
   type ConsoleLicenseRow,
@@ -30,10 +28,12 @@ import type {
   ListSubscriptionsQuerySchema,
 } from '@portal/contract';
 import type { Db } from '../db/client';
-import { invoiceRefunds, invoices, licenses, subscriptions, users } from '../db/schema/index';
+import { invoices, licenses, subscriptions, users } from '../db/schema/index';
 import type { Clock } from '../lib/clock';
+import { billingReads } from '../modules/billing/billing.repository';
+import { invoiceStateOf, refundedToCardSql } from '../modules/billing/invoice-rules';
 import { paymentTrouble } from '../modules/billing/transition';
-import { statusOf } from '../modules/licenses/licenses.service';
+import { licenseStatusWhere, statusOf } from '../modules/licenses/licenses.service';
 import { readCounters, type ConsoleCounters } from './overview';
 import { containing } from './search.repository';
 
@@ -119,7 +119,7 @@ export function createLists(deps: { db: Db; clock: Clock; graceDays: number }) {
           sortKey: sql<string>`${sort}::text`,
           // Drizzle writes a column of the only table unqualified ("id"), which inside a subquery
           // names the subquery's own column: the outer row is named in full.
-          activeSubscriptions: sql<number>`(select count(*) from ${subscriptions} s where s.user_id = ${OUTER_USER_ID} and s.status in ('active', 'past_due'))::int`,
+          activeSubscriptions: billingReads.subscriptionsWithAccessOf(OUTER_USER_ID),
           licenses: sql<number>`(select count(*) from ${licenses} l where l.user_id = ${OUTER_USER_ID})::int`,
         })
         .from(users)
@@ -233,14 +233,9 @@ export function createLists(deps: { db: Db; clock: Clock; graceDays: number }) {
   ): Promise<Page<ConsoleLicenseRow> & { last?: Cursor }> {
     const now = clock.now();
     const p = q.q ? containing(q.q) : undefined;
-    const usable = and(eq(licenses.status, 'active'), gt(licenses.expiresAt, now));
-    const status = {
-      active: usable,
-      expired: and(eq(licenses.status, 'active'), lte(licenses.expiresAt, now)),
-      suspended: eq(licenses.status, 'suspended'),
-    };
+    const usable = licenseStatusWhere('active', now);
     const where = and(
-      q.status ? status[q.status] : undefined,
+      q.status ? licenseStatusWhere(q.status, now) : undefined,
       q.expiringWithinDays !== undefined
         ? and(usable, lte(licenses.expiresAt, new Date(now.getTime() + q.expiringWithinDays * 86_400_000)))
         : undefined,
@@ -329,7 +324,7 @@ export function createLists(deps: { db: Db; clock: Clock; graceDays: number }) {
           email: users.email,
           subscriptionId: subscriptions.providerId,
           // What was paid back to the card (credits to the balance leave the payment as it was).
-          refunded: sql<number>`(select coalesce(sum(${invoiceRefunds.amount}), 0)::int from ${invoiceRefunds} where ${invoiceRefunds.invoiceId} = ${invoices.id} and ${invoiceRefunds.kind} = 'refund')`,
+          refunded: refundedToCardSql(invoices.id),
         })
         .from(invoices)
         .leftJoin(users, eq(users.id, invoices.userId))
@@ -367,7 +362,7 @@ export function createLists(deps: { db: Db; clock: Clock; graceDays: number }) {
         userId: i.userId,
         email,
         subscriptionId,
-        status: refundedStatus(i.status, i.amountPaid, refunded),
+        status: invoiceStateOf(i, Number(refunded)),
         amountDue: i.amountDue,
         amountPaid: i.amountPaid,
         currency: i.currency,

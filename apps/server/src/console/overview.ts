@@ -3,6 +3,8 @@ import type { Overview } from '@portal/contract';
 import type { Db } from '../db/client';
 import { rowsOf as rows } from '../db/rows';
 import type { Clock } from '../lib/clock';
+import { paymentTroubleSql } from '../modules/billing/transition';
+import { licenseStatusWhere } from '../modules/licenses/licenses.service';
 
 const DAY = 86_400_000;
 
@@ -68,7 +70,7 @@ export function createOverview(deps: { db: Db; clock: Clock; currency: string })
       rows<Record<string, number>>(
         db,
         sql`select count(*)::int as licenses, coalesce(sum(active_nodes), 0)::int as nodes
-            from licenses where status = 'active' and expires_at > ${nowIso}`,
+            from licenses where ${licenseStatusWhere('active', now, { status: sql`status`, expiresAt: sql`expires_at` })}`,
       ),
       // MRR at risk: the past due subscriptions' part of the MRR, from what each subscription adds to
       // it (console_subscription_facts, the view's one definition). No index on status: the facts
@@ -77,7 +79,7 @@ export function createOverview(deps: { db: Db; clock: Clock; currency: string })
         db,
         sql`select count(*)::int as n, coalesce(sum(mrr12), 0)::bigint as mrr12
               from console_subscription_facts
-             where status = 'past_due'
+             where ${paymentTroubleSql(sql`status`)}
                and exists (select 1 from console_counters where name = 'subscriptions_past_due' and value > 0)`,
       ),
       rows<Record<string, string | number>>(

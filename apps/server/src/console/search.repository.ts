@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { CONSOLE_SEARCH_LIMIT, CONSOLE_SEARCH_PER_KIND, type SearchMatch, type SearchResult } from '@portal/contract';
 import type { Tx } from '../db/client';
-import { rowsOf } from '../db/rows';
+import { preparedRowsOf } from '../db/rows';
 
 /** `part` with LIKE's wildcards taken literally. */
 const escapeLike = (part: string) => part.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -48,6 +48,8 @@ const OWNER = sql`u.id as user_id, u.email, u.fname, u.lname`;
  * when there is any. Each condition is its own branch with its own `limit + 1` (an OR of columns
  * under a LIMIT leads the planner to scan the table, hoping to meet matches early), and no branch
  * sorts its matches: a common term stops at `limit + 1` rows per branch, however many match.
+ * Both run as prepared statements (one text each for the first, and for each set of empty kinds
+ * in the second), which PostgreSQL plans several times faster than unnamed ones (ADR 122).
  * Answers each kind's rows, best first (rank, then branch, then the order the branch met them),
  * each row once, at most `limit`, and whether there were more.
  */
@@ -60,7 +62,7 @@ async function matches(db: Tx, kinds: KindSearch[], limit: number): Promise<Map<
       return sql`(select b.*, ${sql.raw(String(rank))} as rank, ${sql.raw(String(branch))} as branch
                     from (${k.from} and (${c}) limit ${take}) b)`;
     });
-  const run = (parts: SQL[]) => rowsOf<Row>(db, sql.join(parts, sql` union all `));
+  const run = (parts: SQL[]) => preparedRowsOf<Row>(db, sql.join(parts, sql` union all `));
 
   const found = await run(kinds.flatMap((k) => [...branches(k, k.exact, 0), ...branches(k, k.prefix, 1)]));
   const empty = kinds.filter((k) => k.contains.length > 0 && !found.some((r) => r.kind === k.kind));

@@ -80,12 +80,17 @@ export function createStaffActions(deps: StaffActionsDeps) {
       audit(tx, why, action, userId, subject, data);
 
   return {
-    async suspendLicense(why: Why, key: string) {
+    /**
+     * `customerMessage` is shown to the license's owner in the portal (the reason stays with staff);
+     * the audit row keeps it too, so the log says what the customer was told.
+     */
+    async suspendLicense(why: Why, key: string, customerMessage?: string) {
+      const message = customerMessage?.trim() || null;
       await db.transaction(async (tx) => {
-        const license = await deps.licenses.setSuspended(tx, key, true, STAFF_ACTOR);
-        await audit(tx, why, 'suspendLicense', license.userId, key);
+        const license = await deps.licenses.setSuspended(tx, key, true, STAFF_ACTOR, message);
+        await audit(tx, why, 'suspendLicense', license.userId, key, message ? { customerMessage: message } : undefined);
       });
-      return done(`License ${key} is suspended`);
+      return done(message ? `License ${key} is suspended; the customer sees your message` : `License ${key} is suspended`);
     },
 
     async resumeLicense(why: Why, key: string) {

@@ -8,6 +8,7 @@ import {
 } from '@portal/contract';
 import type { Db } from '../db/client';
 import { rowsOf as rows } from '../db/rows';
+import { invoiceIsSaleSql } from '../modules/billing/invoice-rules';
 
 const DAY = 86_400_000;
 
@@ -57,7 +58,7 @@ export function createTaxReport(deps: { db: Db }) {
                    coalesce(sum(i.tax_amount), 0)::bigint as tax
               from invoices i
              where i.created_at >= ${start.toISOString()} and i.created_at < ${end.toISOString()}
-               and i.status not in ('draft', 'void')
+               and ${invoiceIsSaleSql(sql`i.status`)}
              group by 1, 2, 3, 4`,
       ),
       rows<Group>(

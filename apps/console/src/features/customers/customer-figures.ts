@@ -17,6 +17,7 @@ export interface CustomerFigures {
   currency: string;
   licenses: number;
   activeLicenses: number;
+  /** Every node of the customer's licenses (the page lists only the newest of a large customer's). */
   nodes: number;
   allowedNodes: number;
 }
@@ -32,7 +33,7 @@ export function customerFigures(c: ConsoleCustomer): CustomerFigures {
     currency: c.subscriptions[0]?.currency ?? invoices[0]?.currency ?? 'usd',
     licenses: c.licenses.length,
     activeLicenses: c.licenses.filter((l) => l.status === 'active').length,
-    nodes: c.nodes.length,
+    nodes: c.licenses.reduce((sum, l) => sum + l.activeNodes, 0),
     allowedNodes: c.licenses.filter((l) => l.status === 'active').reduce((sum, l) => sum + l.maxNodes, 0),
   };
 }

@@ -13,6 +13,7 @@ import {
   ExtendLicenseBodySchema,
   IssueLicenseBodySchema,
   RefundInvoiceBodySchema,
+  SuspendLicenseBodySchema,
   UpdateCustomerBillingDetailsBodySchema,
 } from '@portal/contract';
 import type { StaffActions } from '../staff-actions';
@@ -40,8 +41,12 @@ export async function actionsRoutes(app: FastifyInstance, { actions }: { actions
 
   r.route({
     ...at('suspendLicense'),
-    schema: { summary: 'Suspend a license', ...license, body: ActionBodySchema },
-    handler: async (req) => actions.suspendLicense(by(req), req.params.licenseKey),
+    schema: {
+      summary: 'Suspend a license (with an optional message the customer sees in the portal)',
+      ...license,
+      body: SuspendLicenseBodySchema,
+    },
+    handler: async (req) => actions.suspendLicense(by(req), req.params.licenseKey, req.body.customerMessage),
   });
   r.route({
     ...at('resumeLicense'),

@@ -24,6 +24,8 @@ export const licenses = pgTable(
     /** While its subscription's payment is failing: the grace's end (= expiresAt), which answers carry. */
     graceUntil: timestamp('grace_until', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** What staff told the customer when they suspended it (the portal shows it); cleared on resume. */
+    suspensionMessage: text('suspension_message'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,12 +1,24 @@
-import { and, asc, desc, eq, gte, inArray, lte, notInArray, or } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Interval } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { customers, subscriptions, users, webhookEvents } from '../../db/schema/index';
 import type { ProviderKind, ProviderSubscription } from '../../providers/billing/gateway';
+import { subscriptionGivesAccessSql } from './lifecycle';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type NewSubscriptionRow = typeof subscriptions.$inferInsert;
 export type CustomerRow = typeof customers.$inferSelect;
+
+/**
+ * Billing's facts for other modules' read models (the console's lists), as SQL expressions they
+ * put in their own statements: one statement per page, the lists' indexes as before (ADR 121).
+ */
+export const billingReads = {
+  /** How many of the customer's subscriptions give access (`hasAccess`): a count subquery. */
+  subscriptionsWithAccessOf(userId: SQL): SQL<number> {
+    return sql<number>`(select count(*) from ${subscriptions} s where s.user_id = ${userId} and ${subscriptionGivesAccessSql(sql`s.status`)})::int`;
+  },
+};
 
 /**
  * Drizzle queries of the billing domain (customers, subscriptions, webhook events); the gateways

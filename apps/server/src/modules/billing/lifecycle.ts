@@ -1,4 +1,5 @@
-import { hasAccess, intervalLabel, TEXT, type Interval } from '@portal/contract';
+import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { hasAccess, intervalLabel, SUBSCRIPTION_STATUSES, TEXT, type Interval } from '@portal/contract';
 import { AppError } from '../../lib/errors';
 import type { StatePatch } from '../../providers/billing/gateway';
 import type { SubscriptionRow } from './billing.repository';
@@ -11,6 +12,23 @@ import type { SubscriptionRow } from './billing.repository';
 
 /** Access to the products (paid up, or in the grace of a failed renewal): the contract's one rule. */
 export { hasAccess };
+
+/** The statuses that give access, taken from `hasAccess` itself: the SQL below cannot drift from it. */
+export const SUBSCRIPTION_ACCESS_STATUSES: readonly SubscriptionRow['status'][] = SUBSCRIPTION_STATUSES.filter((status) =>
+  hasAccess({ status }),
+);
+
+/**
+ * `hasAccess` as an SQL condition on a subscription's status column (or expression): the console's
+ * counts of subscriptions that give access, MRR's "alive" ones. The statuses are written as
+ * literals, not parameters, so that a partial index on them can serve the condition.
+ */
+export function subscriptionGivesAccessSql(status: AnyColumn | SQL): SQL {
+  return sql`${status} in (${sql.join(
+    SUBSCRIPTION_ACCESS_STATUSES.map((s) => sql.raw(`'${s}'`)),
+    sql`, `,
+  )})`;
+}
 /** '3 × Standard (monthly)': how activity entries and e-mails name a subscription. */
 export { describeSubscription as describe } from '../audit/audit-events';
 

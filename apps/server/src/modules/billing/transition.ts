@@ -1,3 +1,4 @@
+import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import type { Receipt, StatePatch } from '../../providers/billing/gateway';
 import type { AuditEvent } from '../audit/audit-events';
@@ -106,10 +107,22 @@ export function accessUntil(sub: SubscriptionRow, graceDays: number): Date {
 /** A failing payment as the customer and the staff see it: since when, until when access lasts, the next try. */
 export type PaymentTrouble = { failingSince: Date; accessUntil: Date; nextAttemptAt: Date | null };
 
+/** The status of a subscription whose renewal failed and whose grace runs: its payment is failing. */
+export const PAYMENT_TROUBLE_STATUS = 'past_due' satisfies SubscriptionRow['status'];
+
 /** The dunning state of a subscription whose renewal failed (past_due, in grace); null when none. */
 export function paymentTrouble(sub: SubscriptionRow, graceDays: number): PaymentTrouble | null {
-  if (sub.status !== 'past_due') return null;
+  if (sub.status !== PAYMENT_TROUBLE_STATUS) return null;
   return { failingSince: sub.currentPeriodStart, accessUntil: graceEnd(sub, graceDays), nextAttemptAt: sub.nextPaymentAttemptAt };
+}
+
+/**
+ * `paymentTrouble(sub) !== null` as an SQL condition on a subscription's status column (or the
+ * rollup's copy of it): the console's "payment failing" counts and MRR at risk. A literal, so the
+ * partial indexes on failing subscriptions (migration 0018) serve it.
+ */
+export function paymentTroubleSql(status: AnyColumn | SQL): SQL {
+  return sql`${status} = ${sql.raw(`'${PAYMENT_TROUBLE_STATUS}'`)}`;
 }
 
 /**

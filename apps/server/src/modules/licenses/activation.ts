@@ -62,7 +62,7 @@ export function createActivation(deps: ActivationDeps) {
           node,
         });
       }
-      const { stripeId: _omit, ...licenseView } = toLicense({ ...license, activeNodes }, null, now);
+      const { stripeId: _omit, suspensionMessage: _owners, ...licenseView } = toLicense({ ...license, activeNodes }, null, now);
       return { created, answer: { node: toNode(node, lastSeen.lastSeenOf), license: licenseView } };
     });
   }

@@ -192,9 +192,16 @@ export function createLicenseChanges(deps: LicenseChangesDeps) {
   /**
    * Suspends (validation answers SUSPENDED, no activation) or resumes a license (the vendor's
    * console). A revoked license (account deletion, the CLI) stays revoked; a change to the state it
-   * already has is refused, so the audit log never records one that did nothing.
+   * already has is refused, so the audit log never records one that did nothing. `message` is what
+   * staff tell the customer about a suspension (the portal shows it to the owner); resuming clears it.
    */
-  async function setSuspended(tx: Tx, key: string, suspended: boolean, actor: string): Promise<LicenseRow> {
+  async function setSuspended(
+    tx: Tx,
+    key: string,
+    suspended: boolean,
+    actor: string,
+    message: string | null = null,
+  ): Promise<LicenseRow> {
     const license = await lockForVendor(tx, key);
     refuseRevoked(license, 'suspended or resumed');
     if ((license.status === 'suspended') === suspended) {
@@ -203,9 +210,10 @@ export function createLicenseChanges(deps: LicenseChangesDeps) {
     const now = clock.now();
     changing(license.key);
     const status = suspended ? 'suspended' : 'active';
-    await repo.update(tx, license.id, { status, updatedAt: now });
+    const suspensionMessage = suspended ? message?.trim() || null : null;
+    await repo.update(tx, license.id, { status, suspensionMessage, updatedAt: now });
     await audit.record(tx, { type: suspended ? 'license_suspended' : 'license_resumed', userId: license.userId, actor, license });
-    return { ...license, status, updatedAt: now };
+    return { ...license, status, suspensionMessage, updatedAt: now };
   }
 
   /**

@@ -1,4 +1,6 @@
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { License, LicenseNode, LicenseStatus } from '@portal/contract';
+import { licenses } from '../../db/schema/index';
 import type { LicenseRow, NodeRow } from './licenses.repository';
 
 /** Actor of changes made by a machine holding only the key (no session involved). */
@@ -14,11 +16,39 @@ export const LAST_SEEN_RESOLUTION_MS = 60_000;
 export const day = (d: Date) => d.toISOString().slice(0, 10);
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/**
+ * The stored statuses (licenses.status) the rule below reads: staff's suspension, and the one that
+ * leaves the status to the expiry date. `statusOf` and `licenseStatusWhere` are built from these.
+ */
+export const LICENSE_SUSPENDED = 'suspended' satisfies LicenseRow['status'];
+export const LICENSE_NOT_SUSPENDED = 'active' satisfies LicenseRow['status'];
+
 /** Expiry is computed from the stored date, so an ended period needs no scheduled job. */
 export function statusOf(license: Pick<LicenseRow, 'status' | 'expiresAt'>, now: Date): LicenseStatus {
-  if (license.status === 'suspended') return 'suspended';
+  if (license.status === LICENSE_SUSPENDED) return 'suspended';
   if (license.expiresAt.getTime() <= now.getTime()) return 'expired';
   return 'active';
+}
+
+/** A constant of the rules as an SQL literal (not a parameter): a partial index's predicate can match it. */
+export const sqlLiteral = (value: string) => sql.raw(`'${value.replace(/'/g, "''")}'`);
+
+/**
+ * `statusOf(license, now) === status` as an SQL condition on the licenses table (or on `columns`
+ * of another alias): the console's filters and counts, so that they and the API never disagree.
+ * The active one matches the partial index of active licenses by expiry (migration 0025).
+ */
+export function licenseStatusWhere(
+  status: LicenseStatus,
+  now: Date,
+  columns: { status: SQLWrapper; expiresAt: SQLWrapper } = licenses,
+): SQL {
+  const at = now.toISOString();
+  if (status === 'suspended') return sql`${columns.status} = ${sqlLiteral(LICENSE_SUSPENDED)}`;
+  if (status === 'expired') {
+    return sql`(${columns.status} = ${sqlLiteral(LICENSE_NOT_SUSPENDED)} and ${columns.expiresAt} <= ${at})`;
+  }
+  return sql`(${columns.status} = ${sqlLiteral(LICENSE_NOT_SUSPENDED)} and ${columns.expiresAt} > ${at})`;
 }
 
 /** `grace: { until }` while a failing payment's grace runs (signed in answers and license files). */
@@ -40,15 +70,23 @@ export function inactiveMessage(license: LicenseRow, status: LicenseStatus) {
 }
 
 /** A license as the API shows it (its `stripeId` is the contract's name for any provider's subscription id). */
-export const toLicense = (l: LicenseRow, providerId: string | null, now: Date): License => ({
-  licenseKey: l.key,
-  status: statusOf(l, now),
-  maxNodes: l.maxNodes,
-  activeNodes: l.activeNodes,
-  expiresAt: l.expiresAt.toISOString(),
-  createdAt: l.createdAt.toISOString(),
-  stripeId: providerId,
-});
+export const toLicense = (l: LicenseRow, providerId: string | null, now: Date): License => {
+  const status = statusOf(l, now);
+  return {
+    licenseKey: l.key,
+    status,
+    maxNodes: l.maxNodes,
+    activeNodes: l.activeNodes,
+    expiresAt: l.expiresAt.toISOString(),
+    createdAt: l.createdAt.toISOString(),
+    stripeId: providerId,
+    suspensionMessage: suspensionMessageOf(l, status),
+  };
+};
+
+/** Staff's message to the owner, while (and only while) the license is suspended. */
+export const suspensionMessageOf = (l: Pick<LicenseRow, 'suspensionMessage'>, status: LicenseStatus): string | null =>
+  status === 'suspended' ? (l.suspensionMessage ?? null) : null;
 
 /** A node as the API shows it, with its last-seen time (a buffered one may be newer than the row's). */
 export const toNode = (n: NodeRow, lastSeenOf: (n: NodeRow) => Date): LicenseNode => ({

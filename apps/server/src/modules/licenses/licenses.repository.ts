@@ -202,7 +202,9 @@ export const licensesRepository = {
   async update(
     tx: Tx,
     id: string,
-    values: Partial<Pick<LicenseRow, 'maxNodes' | 'expiresAt' | 'graceUntil' | 'status' | 'revokedAt' | 'updatedAt'>>,
+    values: Partial<
+      Pick<LicenseRow, 'maxNodes' | 'expiresAt' | 'graceUntil' | 'status' | 'suspensionMessage' | 'revokedAt' | 'updatedAt'>
+    >,
   ) {
     const [row] = await tx.update(licenses).set(values).where(eq(licenses.id, id)).returning();
     return row;

@@ -247,6 +247,7 @@ describe('summaryForUser and exportForUser', () => {
       atLimit: [full.key],
       expiringSoon: [{ key: soon.key, expiresAt: soonExpiry.toISOString() }],
       suspended: [revoked.key],
+      suspensionMessages: {},
     });
 
     const exported = await svc.exportForUser(owner);
@@ -270,6 +271,7 @@ describe('summaryForUser and exportForUser', () => {
       atLimit: [],
       expiringSoon: [],
       suspended: [],
+      suspensionMessages: {},
     });
     expect(await svc.exportForUser(owner)).toEqual([]);
   });

@@ -123,6 +123,7 @@ describe('GET /api/licenses/', () => {
       expiresAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       stripeId: null,
+      suspensionMessage: null,
     });
     const all = [];
     for (let page = 1; page <= 3; page++) {

@@ -52,12 +52,13 @@ export function createOwnerViews(deps: { db: Db; clock: Clock; lastSeen: LastSee
   /**
    * The dashboard's figures. `licenses` counts every license the user owns; nodes, limits,
    * `atLimit` and `expiringSoon` (within LICENSE_EXPIRING_SOON_DAYS) cover usable licenses only;
-   * `suspended` names the licenses staff suspended.
+   * `suspended` names the licenses staff suspended, `suspensionMessages` what staff told the owner of them.
    */
   async function summaryForUser(userId: string): Promise<LicenseSummary> {
     const now = clock.now();
     const rows = await repo.allOfUser(db, userId);
     const usable = rows.filter((l) => statusOf(l, now) === 'active');
+    const suspended = rows.filter((l) => statusOf(l, now) === 'suspended');
     const soon = now.getTime() + LICENSE_EXPIRING_SOON_DAYS * DAY_MS;
     return {
       licenses: rows.length,
@@ -68,7 +69,10 @@ export function createOwnerViews(deps: { db: Db; clock: Clock; lastSeen: LastSee
         .filter((l) => l.expiresAt.getTime() <= soon)
         .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime())
         .map((l) => ({ key: l.key, expiresAt: l.expiresAt.toISOString() })),
-      suspended: rows.filter((l) => statusOf(l, now) === 'suspended').map((l) => l.key),
+      suspended: suspended.map((l) => l.key),
+      suspensionMessages: Object.fromEntries(
+        suspended.flatMap((l) => (l.suspensionMessage ? [[l.key, l.suspensionMessage] as const] : [])),
+      ),
     };
   }
 

@@ -137,6 +137,7 @@ describe('GET /api/products/licenses', () => {
       atLimit: [issued.full.key],
       expiringSoon: [{ key: issued.soon.key, expiresAt: new Date(now.getTime() + 3 * DAY).toISOString() }],
       suspended: [],
+      suspensionMessages: {},
     });
   });
 });

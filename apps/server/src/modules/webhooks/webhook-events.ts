@@ -203,6 +203,7 @@ export async function stateOf(
         activeNodes: l.activeNodes,
         expiresAt: l.expiresAt.toISOString(),
         graceUntil: iso(l.graceUntil),
+        suspensionMessage: l.status === 'suspended' ? l.suspensionMessage : null,
         createdAt: l.createdAt.toISOString(),
       };
       return { resourceId: l.key, object };

@@ -28,13 +28,14 @@ const ended: Subscription = aSubscription({
   unitAmount: 2500,
   licenseKey: 'ZZZZZ-FGHJK-LMNPQ-RSTUV-WXYZ2',
 });
-const summary = (suspended: string[]): LicenseSummary => ({
+const summary = (suspended: string[], suspensionMessages: Record<string, string> = {}): LicenseSummary => ({
   licenses: 1,
   activeNodes: 0,
   maxNodes: 0,
   atLimit: [],
   expiringSoon: [],
   suspended,
+  suspensionMessages,
 });
 
 type Answers = Parameters<typeof fakeFetch>[0];
@@ -95,6 +96,21 @@ describe('Billing with a suspended license', () => {
     expect(within(alert).getByRole('link', { name: 'Contact support' })).toHaveAttribute('href', '/app/support');
   });
 
+  it("quotes the vendor's message to the customer under the suspension, and none where staff left none", async () => {
+    const message = 'Your bank reversed the last payment. Write to billing@vendor.example to settle it.';
+    renderBilling({
+      ...withSubscriptions(running),
+      'GET /api/products/licenses': { status: 200, body: summary([key], { [key]: message }) },
+    });
+    const card = await screen.findByRole('article', { name: 'Node license' });
+    const alert = within(card).getByRole('status');
+    expect(alert).toHaveTextContent('A license is suspended');
+    const quote = within(alert).getByRole('figure');
+    expect(within(quote).getByText('Message from the vendor')).toBeInTheDocument();
+    expect(within(quote).getByText(message)).toBeInTheDocument();
+    expect(within(alert).getByRole('link', { name: 'Contact support' })).toBeInTheDocument();
+  });
+
   it('keeps Active and Renews on for a subscription whose license is not suspended', async () => {
     renderBilling({
       ...withSubscriptions(running),
@@ -125,15 +141,17 @@ describe('the billing skeleton', () => {
     );
   }
 
-  it("has a subscriber's shape while the subscriptions are on the way: a full-width subscription above the grid", async () => {
+  it('draws no shape while the subscriptions are on the way (a guessed one would move), and says the page is loading', async () => {
     renderBilling({}, ['GET /api/billing/subscriptions/']);
-    expect(await skeletonShape()).toEqual(['subscription', 'grid']);
+    const loading = await screen.findByLabelText('Loading billing');
+    expect(loading).toHaveAttribute('aria-busy', 'true');
+    expect(await skeletonShape()).toEqual([]);
+    expect(screen.getByRole('heading', { name: 'Billing' })).toBeInTheDocument();
   });
 
   it('draws each subscription the page will list above the grid once they are known', async () => {
     const second = { ...running, stripeId: 'sub_two', plan: 'Second plan' };
     renderBilling(withSubscriptions(running, second, ended), ['GET /api/billing/methods/']);
-    expect(await screen.findByLabelText('Loading billing')).toBeInTheDocument();
     // The page's shape: running and ended subscriptions in one list above the checkout and cards.
     await vi.waitFor(async () => expect(await skeletonShape()).toEqual(['subscription', 'subscription', 'subscription', 'grid']));
   });

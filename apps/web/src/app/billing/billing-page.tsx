@@ -10,5 +10,5 @@ export function BillingPage() {
   const summary = useGetLicenseSummaryQuery();
   // Until the figures answer, the page keeps its skeleton; a failed read hides no subscription.
   const suspended = summary.isLoading ? null : (summary.data?.suspended ?? []);
-  return <BillingView suspendedLicenses={suspended} />;
+  return <BillingView suspendedLicenses={suspended} suspensionMessages={summary.data?.suspensionMessages} />;
 }

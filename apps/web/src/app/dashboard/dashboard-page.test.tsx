@@ -59,7 +59,7 @@ describe('DashboardPage (composed)', () => {
       },
       'GET /api/products/licenses': {
         status: 200,
-        body: { licenses: 1, activeNodes: 0, maxNodes: 2, atLimit: [], expiringSoon: [], suspended: [] },
+        body: { licenses: 1, activeNodes: 0, maxNodes: 2, atLimit: [], expiringSoon: [], suspended: [], suspensionMessages: {} },
       },
     });
     vi.stubGlobal('fetch', fetch.fn);

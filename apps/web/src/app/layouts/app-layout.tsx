@@ -1,6 +1,6 @@
 // The kit's styles for the signed-in pages, before this layout's own (which may override them).
 import './kit-signed-in.css';
-import { useEffect, useRef, useState, type MouseEvent } from 'react';
+import { useEffect, useRef, type MouseEvent } from 'react';
 import { AppShell } from '@mantine/core';
 import { useClickOutside, useMediaQuery, useWindowEvent } from '@mantine/hooks';
 import { MOBILE_BREAKPOINT_PX } from '@portal/contract';
@@ -50,32 +50,37 @@ function Shell() {
   const dispatch = useAppDispatch();
   const mobileOpen = useAppSelector((s) => s.menu.mobileOpen);
   const { pathname } = useLocation();
-  // The menu becomes a toggled drawer at 992 px and below (MOBILE_BREAKPOINT_PX of the contract).
-  const mobile = useMediaQuery(`(max-width: ${MOBILE_BREAKPOINT_PX}px)`) ?? false;
-  const [navbar, setNavbar] = useState<HTMLElement | null>(null);
-  const [burger, setBurger] = useState<HTMLButtonElement | null>(null);
+  // The menu becomes a toggled drawer at 992 px and below (MOBILE_BREAKPOINT_PX of the contract),
+  // known at the first render: found out in an effect, it would draw the whole shell a second time
+  // on every phone (docs/decisions/124).
+  const mobile = useMediaQuery(`(max-width: ${MOBILE_BREAKPOINT_PX}px)`, undefined, { getInitialValueInEffect: false });
+  // Refs, not state: an element kept in state is set as the shell is committed, and draws the
+  // shell again at once, in one piece.
+  const navbar = useRef<HTMLDivElement>(null);
+  const burger = useRef<HTMLButtonElement>(null);
   const firstPath = useRef(pathname);
 
   // Close the drawer on navigation and on a click anywhere outside it (the burger toggles itself).
   // A keyboard user who chose a page in the drawer continues in that page, not on the hidden link.
   useEffect(() => {
     dispatch(setMobileOpen(false));
-    if (pathname !== firstPath.current && navbar?.contains(document.activeElement) && mobile) focusMain();
+    if (pathname !== firstPath.current && navbar.current?.contains(document.activeElement) && mobile) focusMain();
     firstPath.current = pathname;
-    // Only on navigation: the drawer element and the breakpoint are read as they are then.
+    // Only on navigation: the breakpoint is read as it is then.
   }, [dispatch, pathname]);
+  // The elements as this render sees them: the drawer opens by a render, which reads them drawn.
   useClickOutside(
     () => {
       if (mobileOpen) dispatch(setMobileOpen(false));
     },
     null,
-    [navbar, burger],
+    [navbar.current, burger.current],
   );
   // Escape closes the drawer and gives focus back to the button that opened it.
   useWindowEvent('keydown', (event) => {
     if (event.key !== 'Escape' || !mobileOpen) return;
     dispatch(setMobileOpen(false));
-    if (navbar?.contains(document.activeElement)) burger?.focus();
+    if (navbar.current?.contains(document.activeElement)) burger.current?.focus();
   });
 
   const skipToContent = (event: MouseEvent<HTMLAnchorElement>) => {
@@ -100,10 +105,10 @@ function Shell() {
         Skip to content
       </a>
       <AppShell.Header className={classes.header}>
-        <TopBar ref={setBurger} mobile={mobile} navbarId={NAVBAR_ID} />
+        <TopBar ref={burger} mobile={mobile} navbarId={NAVBAR_ID} />
       </AppShell.Header>
       <AppShell.Navbar
-        ref={setNavbar}
+        ref={navbar}
         id={NAVBAR_ID}
         className={classes.navbar}
         aria-label="Side menu"

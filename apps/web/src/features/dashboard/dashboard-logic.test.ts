@@ -37,6 +37,7 @@ const summary = (over: Partial<LicenseSummary> = {}): LicenseSummary => ({
   atLimit: [],
   expiringSoon: [],
   suspended: [],
+  suspensionMessages: {},
   ...over,
 });
 
@@ -176,6 +177,22 @@ describe('a suspended license', () => {
       now,
     });
     expect(first).toMatchObject({ id: 'suspended', title: '2 licenses are suspended' });
+  });
+  it("quotes the vendor's message to the customer when staff left one, and nothing otherwise", () => {
+    const key = 'SUSPX-AAAAA-BBBBB-CCCCC-DDDDD';
+    const one = (suspensionMessages: Record<string, string>) =>
+      dashboardWarnings({ subscriptions: [], methods: [], summary: summary({ suspended: [key], suspensionMessages }), now })[0]!;
+    expect(one({ [key]: 'Write to billing@vendor.example' }).quotes).toEqual([
+      { label: 'Message from the vendor', text: 'Write to billing@vendor.example' },
+    ]);
+    expect(one({}).quotes).toBeUndefined();
+    const [several] = dashboardWarnings({
+      subscriptions: [],
+      methods: [],
+      summary: summary({ suspended: ['A', 'B'], suspensionMessages: { B: 'Abuse report from your network' } }),
+      now,
+    });
+    expect(several!.quotes).toEqual([{ label: 'Message from the vendor about B', text: 'Abuse report from your network' }]);
   });
 });
 

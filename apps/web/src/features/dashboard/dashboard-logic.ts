@@ -80,7 +80,7 @@ export function dashboardWarnings({ subscriptions, methods, summary, now }: Warn
   const renewing = current.filter((s) => !s.cancelAtPeriodEnd);
   const billing = PAGES.billing.path;
 
-  if (summary && summary.suspended.length > 0) out.push(suspendedAttention(summary.suspended));
+  if (summary && summary.suspended.length > 0) out.push(suspendedAttention(summary.suspended, summary.suspensionMessages));
 
   if (methods && renewing.length > 0) {
     const card = chargedCard(methods);

@@ -56,11 +56,17 @@ const COLUMNS: ReadonlyArray<Column<StaffAuditEntry>> = [
   {
     key: 'reason',
     header: 'Reason',
-    cell: (r) => (
-      <Text size="sm" lineClamp={2} title={r.reason} style={{ whiteSpace: 'normal' }}>
-        {r.reason}
-      </Text>
-    ),
+    // A sign-in or an action that asks for no reason shows a dash, as the customer column does: a phone's card shows no bare label.
+    cell: (r) =>
+      r.reason ? (
+        <Text size="sm" lineClamp={2} title={r.reason} style={{ whiteSpace: 'normal' }}>
+          {r.reason}
+        </Text>
+      ) : (
+        <Text span size="sm" c="dimmed">
+          —
+        </Text>
+      ),
     skeleton: 220,
   },
 ];

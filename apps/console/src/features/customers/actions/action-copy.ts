@@ -1,7 +1,7 @@
 import type { ActionRoute } from '../api';
 
 /** The extra fields an action asks for besides its reason. */
-export type ActionField = 'days' | 'maxNodes' | 'amount' | 'confirmEmail';
+export type ActionField = 'days' | 'maxNodes' | 'amount' | 'confirmEmail' | 'customerMessage';
 
 export interface ActionCopy {
   title: string;
@@ -24,7 +24,7 @@ export const ACTION_COPY: Record<ActionRoute, ActionCopy> = {
     describe: (s) => `License ${s} stops validating on every node until it is resumed. Its nodes stay activated.`,
     confirm: 'Suspend license',
     danger: true,
-    fields: [],
+    fields: ['customerMessage'],
     done: 'License suspended',
     example: 'Ticket #4821: chargeback opened on the last invoice',
   },

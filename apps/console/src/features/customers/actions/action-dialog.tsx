@@ -1,6 +1,13 @@
-import { Button, Group, Modal, NumberInput, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Button, Divider, Group, Modal, NumberInput, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { EXTEND_DAYS_MAX, QUANTITY_MAX, QUANTITY_MIN, REASON_MAX_LENGTH, formatMoney } from '@portal/contract';
+import {
+  EXTEND_DAYS_MAX,
+  QUANTITY_MAX,
+  QUANTITY_MIN,
+  REASON_MAX_LENGTH,
+  SUSPENSION_MESSAGE_MAX_LENGTH,
+  formatMoney,
+} from '@portal/contract';
 import { customersApi, type ActionRoute } from '../api';
 import { ACTION_COPY } from './action-copy';
 import { actionBody, bodySchema, type ActionValues } from './action-body';
@@ -62,6 +69,7 @@ function ActionForm({
       maxNodes: 1,
       amount: action.paid ? action.paid.amount / 100 : '',
       confirmEmail: '',
+      customerMessage: '',
     } satisfies ActionValues as ActionValues,
     toInput: (values) => actionBody(action.route, values),
     check: (values) =>
@@ -86,6 +94,8 @@ function ActionForm({
     return { value: f.value, onChange: f.onChange, error: f.error };
   };
   const reason = form.field('reason');
+  const customerMessage = form.field('customerMessage');
+  const withMessage = copy.fields.includes('customerMessage');
 
   return (
     <form onSubmit={submit} noValidate>
@@ -128,7 +138,11 @@ function ActionForm({
         ) : null}
         <Textarea
           label="Reason"
-          description="Kept in the staff audit log with your address and the time."
+          description={
+            withMessage
+              ? 'Internal: kept in the staff audit log with your address and the time; the customer does not see it.'
+              : 'Kept in the staff audit log with your address and the time.'
+          }
           placeholder={`e.g. ${copy.example}`}
           autosize
           minRows={3}
@@ -139,6 +153,22 @@ function ActionForm({
           error={reason.error}
           onChange={(e) => reason.onChange(e.currentTarget.value)}
         />
+        {withMessage ? (
+          <>
+            <Divider label="Shown to the customer" labelPosition="left" />
+            <Textarea
+              label="Message to the customer"
+              description={`Optional. The customer sees it in the portal with the suspended license, beside whom to contact; it is removed when the license is resumed. Up to ${SUSPENSION_MESSAGE_MAX_LENGTH} characters, one paragraph.`}
+              placeholder="e.g. Your bank reversed the last payment. Write to billing@example.com to settle it."
+              autosize
+              minRows={2}
+              maxLength={SUSPENSION_MESSAGE_MAX_LENGTH}
+              value={customerMessage.value}
+              error={customerMessage.error}
+              onChange={(e) => customerMessage.onChange(e.currentTarget.value)}
+            />
+          </>
+        ) : null}
         {copy.fields.includes('confirmEmail') ? (
           <TextInput
             label="Confirmation"

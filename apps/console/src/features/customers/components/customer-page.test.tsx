@@ -1,15 +1,30 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { StaffRole } from '@portal/contract';
+import type { ConsoleCustomer, StaffRole } from '@portal/contract';
 import { aCustomer, LICENSE_KEY, USER_ID } from '../../../test/fixtures';
 import { fakeFetch, LocationProbe, renderRoutes, staff } from '../../../test/render';
+import { customerFigures } from '../customer-figures';
 import CustomerPage from './customer-page';
 
 const PAGE = `GET /api/console/customers/${USER_ID}`;
 
+/** The fixture's customer with both nodes its license counts listed, the second one stale. */
+function withBothNodes(): ConsoleCustomer {
+  const c = aCustomer();
+  const stale = {
+    id: '7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d',
+    licenseKey: LICENSE_KEY,
+    fingerprint: 'fp-2b4d6f',
+    hostname: 'pve-02',
+    activatedAt: '2026-01-20T09:00:00Z',
+    lastSeenAt: '2026-01-21T09:00:00Z',
+  };
+  return { ...c, nodes: [...c.nodes, stale] };
+}
+
 function renderCustomer(role: StaffRole, answers: Parameters<typeof fakeFetch>[0] = {}) {
-  const fetch = fakeFetch({ [PAGE]: { status: 200, body: aCustomer() }, ...answers });
+  const fetch = fakeFetch({ [PAGE]: { status: 200, body: withBothNodes() }, ...answers });
   vi.stubGlobal('fetch', fetch.fn);
   const view = renderRoutes(
     [
@@ -40,7 +55,30 @@ describe('CustomerPage', () => {
     const nodes = screen.getByRole('region', { name: 'Nodes' });
     expect(within(nodes).getByText('pve-01')).toBeInTheDocument();
     expect(within(nodes).getByText('Healthy')).toBeInTheDocument();
+    expect(within(nodes).getByText('pve-02')).toBeInTheDocument();
+    // Every node is listed: nothing says some are left out.
+    expect(within(nodes).queryByText(/^Showing/)).toBeNull();
     expect(screen.getByText('Visa •••• 4242')).toBeInTheDocument();
+  });
+
+  it('says when only the newest of a large customer’s nodes are listed, of how many, and where the rest are counted', async () => {
+    const c = withBothNodes();
+    // A reseller: 110,000 nodes on the license; the server lists its newest (here the two).
+    const reseller = { ...c, licenses: c.licenses.map((l) => ({ ...l, maxNodes: 120_000, activeNodes: 110_000 })) };
+    renderCustomer('support', { [PAGE]: { status: 200, body: reseller } });
+
+    const nodes = await screen.findByRole('region', { name: 'Newest nodes' });
+    expect(screen.queryByRole('region', { name: 'Nodes' })).toBeNull();
+    expect(within(nodes).getByText(/^The 2 most recently activated of 110,000 nodes;/)).toBeInTheDocument();
+    expect(within(nodes).getAllByRole('row')).toHaveLength(3);
+    expect(within(nodes).getByText(/^Showing 2 of 110,000 nodes\./)).toBeInTheDocument();
+    expect(within(nodes).getByRole('link', { name: 'Each license’s nodes are counted under Licenses' })).toHaveAttribute(
+      'href',
+      '#licenses',
+    );
+    // The summary counts every node, not the ones listed.
+    expect(customerFigures(reseller).nodes).toBe(110_000);
+    expect(customerFigures(withBothNodes()).nodes).toBe(2);
   });
 
   it('names each cell of the licenses and nodes by its column and marks the menu, for the cards a phone shows', async () => {
@@ -64,7 +102,7 @@ describe('CustomerPage', () => {
   });
 
   it("marks the nodes of a suspended license by their license's state, not as healthy", async () => {
-    const customer = aCustomer();
+    const customer = withBothNodes();
     renderCustomer('support', {
       [PAGE]: {
         status: 200,
@@ -72,7 +110,7 @@ describe('CustomerPage', () => {
       },
     });
     const nodes = await screen.findByRole('region', { name: 'Nodes' });
-    expect(within(nodes).getByText('License suspended')).toBeInTheDocument();
+    expect(within(nodes).getAllByText('License suspended')).toHaveLength(2);
     expect(within(nodes).queryByText('Healthy')).toBeNull();
   });
 
@@ -122,6 +160,61 @@ describe('CustomerPage', () => {
       body: JSON.stringify({ reason: 'Chargeback opened, ticket 4821' }),
     });
     await waitFor(() => expect(fetch.calls.filter((c) => c.path === `/api/console/customers/${USER_ID}`)).toHaveLength(2));
+  });
+
+  it('suspends with a message to the customer, kept apart from the internal reason', async () => {
+    const { fetch } = renderCustomer('support', {
+      [`POST /api/console/licenses/${LICENSE_KEY}/suspend`]: {
+        status: 200,
+        body: { ok: true, message: 'The license is suspended.' },
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: `Actions for license ${LICENSE_KEY}` }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Suspend…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Suspend license' });
+    expect(within(dialog).getByText('Shown to the customer')).toBeInTheDocument();
+    const message = within(dialog).getByRole('textbox', { name: 'Message to the customer' });
+    expect(message).not.toBeRequired();
+    expect(message).toHaveAccessibleDescription(/The customer sees it in the portal/);
+    expect(within(dialog).getByRole('textbox', { name: /Reason/ })).toHaveAccessibleDescription(/the customer does not see it/);
+
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Reason/ }), 'Chargeback opened, ticket 4821');
+    // An invisible character is refused in the dialog, as the server refuses it: nothing is sent.
+    await userEvent.type(message, 'Pay\u200b now');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Suspend license' }));
+    expect(await within(dialog).findByText(/Remove the invisible characters/)).toBeInTheDocument();
+    expect(fetch.calls.filter((c) => c.method === 'POST')).toEqual([]);
+
+    await userEvent.clear(message);
+    await userEvent.type(message, 'Your bank reversed the last payment. Write to billing@vendor.example.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Suspend license' }));
+    expect(await screen.findByText('The license is suspended.')).toBeInTheDocument();
+    expect(fetch.calls.find((c) => c.method === 'POST')).toEqual({
+      method: 'POST',
+      path: `/api/console/licenses/${LICENSE_KEY}/suspend`,
+      body: JSON.stringify({
+        reason: 'Chargeback opened, ticket 4821',
+        customerMessage: 'Your bank reversed the last payment. Write to billing@vendor.example.',
+      }),
+    });
+  });
+
+  it('shows on a suspended license what the customer was told', async () => {
+    const customer = aCustomer();
+    const told = 'Your bank reversed the last payment. Write to billing@vendor.example.';
+    renderCustomer('support', {
+      [PAGE]: {
+        status: 200,
+        body: {
+          ...customer,
+          licenses: customer.licenses.map((l) => ({ ...l, status: 'suspended' as const, suspensionMessage: told })),
+        },
+      },
+    });
+    const licenses = await screen.findByRole('region', { name: 'Licenses' });
+    const note = await within(licenses).findByText(told, { exact: false });
+    expect(note).toHaveTextContent(`Message to the customer: ${told}`);
+    expect(note).toHaveAttribute('title', told);
   });
 
   it('extends a license by the days given', async () => {

@@ -5,6 +5,7 @@ import { useLocation, useNavigate, useParams } from 'react-router';
 import { PageFrame } from '../../../components/page-frame';
 import { ActionDialog, type PendingAction } from '../actions/action-dialog';
 import { useGetCustomerQuery } from '../api';
+import { customerFigures } from '../customer-figures';
 import { ActivitySection } from './activity-section';
 import { BillingDetailsCard } from './billing-details-card';
 import { CustomerActions } from './customer-actions';
@@ -59,7 +60,7 @@ export default function CustomerPage() {
           <Stack gap="lg">
             <SubscriptionsSection subscriptions={data.subscriptions} onAction={act} />
             <LicensesSection licenses={data.licenses} onAction={act} />
-            <NodesSection nodes={data.nodes} licenses={data.licenses} onAction={act} />
+            <NodesSection nodes={data.nodes} total={customerFigures(data).nodes} licenses={data.licenses} onAction={act} />
             <ActivitySection activity={data.activity} staffActions={data.staffActions} />
           </Stack>
         </Grid.Col>

@@ -7,6 +7,18 @@ import type { PendingAction } from '../actions/action-dialog';
 import { CustomerSection, SectionTable } from './customer-section';
 import { ExpiryText, LicenseKeyText, NodesUsage, LicenseStatusBadge as StatusBadge } from '@portal/ui';
 
+/** What the customer reads in the portal about the suspension (two lines; the whole of it on hover). */
+function CustomerMessage({ message }: { message: string }) {
+  return (
+    <Text size="xs" c="dimmed" mt={4} lineClamp={2} title={message} style={{ overflowWrap: 'anywhere' }}>
+      <Text span inherit fw={600}>
+        Message to the customer:
+      </Text>{' '}
+      {message}
+    </Text>
+  );
+}
+
 /** The customer's licenses: key, status, node usage, expiry, where it comes from; license actions for support. */
 export function LicensesSection({ licenses, onAction }: { licenses: ConsoleLicense[]; onAction: (a: PendingAction) => void }) {
   const maySuspend = useMay('suspendLicense');
@@ -40,6 +52,7 @@ export function LicensesSection({ licenses, onAction }: { licenses: ConsoleLicen
             <Table.Tr key={l.licenseKey}>
               <Table.Td data-label="License key">
                 <LicenseKeyText licenseKey={l.licenseKey} />
+                {l.suspensionMessage ? <CustomerMessage message={l.suspensionMessage} /> : null}
               </Table.Td>
               <Table.Td data-label="Status">
                 <StatusBadge status={l.status} />

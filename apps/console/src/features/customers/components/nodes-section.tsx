@@ -1,4 +1,4 @@
-import { Group, Table, Text, Tooltip } from '@mantine/core';
+import { Anchor, Group, Table, Text, Tooltip } from '@mantine/core';
 import { IconPlugConnectedX, IconServer } from '@tabler/icons-react';
 import {
   NODE_STALE_AFTER_HOURS,
@@ -15,28 +15,42 @@ import type { PendingAction } from '../actions/action-dialog';
 import { CustomerSection, SectionTable } from './customer-section';
 import { StatusBadge, CopyIcon } from '@portal/ui';
 
+const count = (n: number) => new Intl.NumberFormat().format(n);
+
 /**
- * Every activated node of the customer's licenses: which machine, since when, last seen, and its
- * health (its license's state first: a node of a suspended license is not healthy, however recent).
+ * The customer's newest nodes (by activation, across their licenses, as the server reads them from
+ * an index: ADR 118): which machine, since when, last seen, and its health (its license's state
+ * first: a node of a suspended license is not healthy, however recent). When the customer has more
+ * nodes than are shown (a reseller's thousands), the section says so, and where the rest are
+ * counted and found.
  */
 export function NodesSection({
   nodes,
+  total,
   licenses,
   onAction,
 }: {
   nodes: ConsoleNode[];
+  /** Every node of the customer's licenses (each license's count of active nodes, summed). */
+  total: number;
   licenses: Pick<ConsoleLicense, 'licenseKey' | 'status'>[];
   onAction: (a: PendingAction) => void;
 }) {
   const mayRelease = useMay('releaseNode');
   const now = new Date();
   const statusOf = new Map(licenses.map((l) => [l.licenseKey, l.status]));
+  const stale = `stale after ${NODE_STALE_AFTER_HOURS} hours without a validation`;
+  const partial = total > nodes.length;
   return (
     <CustomerSection
       id="nodes"
       icon={IconServer}
-      title="Nodes"
-      description={`Machines running the product; stale after ${NODE_STALE_AFTER_HOURS} hours without a validation`}
+      title={partial ? 'Newest nodes' : 'Nodes'}
+      description={
+        partial
+          ? `The ${count(nodes.length)} most recently activated of ${count(total)} nodes; ${stale}`
+          : `Machines running the product, newest first; ${stale}`
+      }
       empty={
         nodes.length ? null : { title: 'No nodes', description: 'No machine has been activated on this customer’s licenses yet.' }
       }
@@ -115,6 +129,15 @@ export function NodesSection({
           );
         })}
       </SectionTable>
+      {partial && (
+        <Text size="sm" c="dimmed" mt="sm">
+          Showing {count(nodes.length)} of {count(total)} nodes.{' '}
+          <Anchor href="#licenses" size="sm">
+            Each license’s nodes are counted under Licenses
+          </Anchor>
+          ; find any other machine by its hostname or fingerprint in search.
+        </Text>
+      )}
     </CustomerSection>
   );
 }

@@ -10,6 +10,7 @@ import {
   type TaxReportRegime,
   type TaxReportTotal,
 } from '@portal/contract';
+import tableClasses from '../../../components/data-table.module.css';
 import { PageFrame } from '../../../components/page-frame';
 import { useGetTaxReportQuery } from '../api';
 import { ErrorDisplay } from '@portal/ui';
@@ -101,31 +102,58 @@ function Report({ report }: { report: TaxReport }) {
         <Title order={2} size="h4" mb="sm">
           By regime, country and rate
         </Title>
-        <Table.ScrollContainer minWidth={720}>
-          <Table striped aria-label="Tax by regime, country and rate">
+        {/* The console's tables (ADR 108): fixed widths for the figures, each row a card on a phone. */}
+        <Table.ScrollContainer minWidth={720} type="native">
+          <Table
+            verticalSpacing="sm"
+            aria-label="Tax by regime, country and rate"
+            className={`${tableClasses.table} ${tableClasses.fixed} ${tableClasses.cards}`}
+          >
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Regime</Table.Th>
-                <Table.Th>Country</Table.Th>
-                <Table.Th ta="right">Rate</Table.Th>
-                <Table.Th ta="right">Invoices</Table.Th>
-                <Table.Th ta="right">Credit notes</Table.Th>
-                <Table.Th ta="right">Net</Table.Th>
-                <Table.Th ta="right">Tax</Table.Th>
+                <Table.Th w={90}>Country</Table.Th>
+                <Table.Th w={80} ta="right">
+                  Rate
+                </Table.Th>
+                <Table.Th w={90} ta="right">
+                  Invoices
+                </Table.Th>
+                <Table.Th w={170} ta="right">
+                  Credit notes
+                </Table.Th>
+                <Table.Th w={130} ta="right">
+                  Net
+                </Table.Th>
+                <Table.Th w={120} ta="right">
+                  Tax
+                </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {report.rows.map((r) => (
                 <Table.Tr key={`${r.currency}-${r.regime}-${r.country ?? ''}-${r.rateBp}`}>
-                  <Table.Td>{REGIME_LABELS[r.regime]}</Table.Td>
-                  <Table.Td>{r.country ?? '—'}</Table.Td>
-                  <Table.Td ta="right">{percent(r.rateBp)}</Table.Td>
-                  <Table.Td ta="right">{r.invoices}</Table.Td>
-                  <Table.Td ta="right">
+                  <Table.Td data-label="Regime">
+                    <span className={tableClasses.truncate} title={REGIME_LABELS[r.regime]}>
+                      {REGIME_LABELS[r.regime]}
+                    </span>
+                  </Table.Td>
+                  <Table.Td data-label="Country">{r.country ?? '—'}</Table.Td>
+                  <Table.Td ta="right" data-label="Rate">
+                    {percent(r.rateBp)}
+                  </Table.Td>
+                  <Table.Td ta="right" data-label="Invoices">
+                    {r.invoices}
+                  </Table.Td>
+                  <Table.Td ta="right" data-label="Credit notes">
                     {r.creditNotes > 0 ? `${r.creditNotes} (−${formatMoney(r.creditedNet + r.creditedTax, r.currency)})` : 0}
                   </Table.Td>
-                  <Table.Td ta="right">{formatMoney(r.net, r.currency)}</Table.Td>
-                  <Table.Td ta="right">{formatMoney(r.tax, r.currency)}</Table.Td>
+                  <Table.Td ta="right" data-label="Net">
+                    {formatMoney(r.net, r.currency)}
+                  </Table.Td>
+                  <Table.Td ta="right" data-label="Tax">
+                    {formatMoney(r.tax, r.currency)}
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

@@ -56,15 +56,15 @@ export default function SecurityPage() {
             <TableCard
               minWidth={560}
               aria-label="Your second factors"
-              className={tableClasses.table}
+              className={`${tableClasses.table} ${tableClasses.fixed} ${tableClasses.cards} ${tableClasses.inset}`}
               head={
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>Name</Table.Th>
-                    <Table.Th>Kind</Table.Th>
-                    <Table.Th>Last used</Table.Th>
-                    <Table.Th>Added</Table.Th>
-                    <Table.Th w={48}>
+                    <Table.Th w={190}>Kind</Table.Th>
+                    <Table.Th w={140}>Last used</Table.Th>
+                    <Table.Th w={130}>Added</Table.Th>
+                    <Table.Th w={64}>
                       <VisuallyHidden>Remove</VisuallyHidden>
                     </Table.Th>
                   </Table.Tr>
@@ -75,16 +75,20 @@ export default function SecurityPage() {
                 const Icon = KIND[f.kind].icon;
                 return (
                   <Table.Tr key={f.id}>
-                    <Table.Td fw={500}>{f.label}</Table.Td>
-                    <Table.Td>
+                    <Table.Td fw={500} data-label="Name">
+                      <span className={tableClasses.truncate} title={f.label}>
+                        {f.label}
+                      </span>
+                    </Table.Td>
+                    <Table.Td data-label="Kind">
                       <Group gap={6} wrap="nowrap">
                         <Icon size={16} stroke={1.6} aria-hidden />
                         <Text size="sm">{KIND[f.kind].label}</Text>
                       </Group>
                     </Table.Td>
-                    <Table.Td>{f.lastUsedAt ? formatRelative(f.lastUsedAt) : '—'}</Table.Td>
-                    <Table.Td>{formatDate(f.createdAt)}</Table.Td>
-                    <Table.Td>
+                    <Table.Td data-label="Last used">{f.lastUsedAt ? formatRelative(f.lastUsedAt) : '—'}</Table.Td>
+                    <Table.Td data-label="Added">{formatDate(f.createdAt)}</Table.Td>
+                    <Table.Td data-menu>
                       <Tooltip label={`Remove ${f.label}`}>
                         <ActionIcon
                           variant="subtle"

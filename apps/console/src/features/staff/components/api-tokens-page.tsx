@@ -46,17 +46,17 @@ export default function ApiTokensPage() {
         }
         minWidth={760}
         aria-label="API tokens"
-        className={tableClasses.table}
+        className={`${tableClasses.table} ${tableClasses.fixed} ${tableClasses.cards} ${tableClasses.inset}`}
         head={
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Name</Table.Th>
-              <Table.Th>Role</Table.Th>
-              <Table.Th>Token</Table.Th>
-              <Table.Th>Last used</Table.Th>
-              <Table.Th>Expires</Table.Th>
+              <Table.Th w={110}>Role</Table.Th>
+              <Table.Th w={110}>Token</Table.Th>
+              <Table.Th w={130}>Last used</Table.Th>
+              <Table.Th w={120}>Expires</Table.Th>
               <Table.Th>Created by</Table.Th>
-              <Table.Th w={96}>
+              <Table.Th w={100}>
                 <VisuallyHidden>Actions</VisuallyHidden>
               </Table.Th>
             </Table.Tr>
@@ -68,10 +68,16 @@ export default function ApiTokensPage() {
             const expired = new Date(token.expiresAt) <= now;
             return (
               <Table.Tr key={token.id}>
-                <Table.Td fw={500}>{token.name}</Table.Td>
-                <Table.Td>{ROLE_LABEL[token.role]}</Table.Td>
-                <Table.Td ff="monospace">{token.hint}…</Table.Td>
-                <Table.Td>
+                <Table.Td fw={500} data-label="Name">
+                  <span className={tableClasses.truncate} title={token.name}>
+                    {token.name}
+                  </span>
+                </Table.Td>
+                <Table.Td data-label="Role">{ROLE_LABEL[token.role]}</Table.Td>
+                <Table.Td ff="monospace" data-label="Token">
+                  {token.hint}…
+                </Table.Td>
+                <Table.Td data-label="Last used">
                   {token.lastUsedAt ? (
                     formatRelative(token.lastUsedAt)
                   ) : (
@@ -80,7 +86,7 @@ export default function ApiTokensPage() {
                     </Text>
                   )}
                 </Table.Td>
-                <Table.Td>
+                <Table.Td data-label="Expires">
                   {expired ? (
                     <Badge color="red" variant="light" size="sm">
                       Expired
@@ -89,8 +95,12 @@ export default function ApiTokensPage() {
                     formatDate(token.expiresAt)
                   )}
                 </Table.Td>
-                <Table.Td>{token.createdBy ?? '—'}</Table.Td>
-                <Table.Td>
+                <Table.Td data-label="Created by">
+                  <span className={tableClasses.truncate} title={token.createdBy ?? undefined}>
+                    {token.createdBy ?? '—'}
+                  </span>
+                </Table.Td>
+                <Table.Td data-menu>
                   <Button
                     variant="subtle"
                     color="red"

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Code, Group, Modal, Pagination, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Button, Code, Group, Modal, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconListDetails } from '@tabler/icons-react';
 import { type WebhookAttempt, formatDateTime } from '@portal/contract';
@@ -10,21 +10,29 @@ import { useMay } from '../../../lib/permissions';
 import { useListWebhookAttemptsQuery, useListWebhookEndpointsQuery, useResendWebhookMutation } from '../api';
 import { ReasonDialog } from '../../../components/reason-dialog';
 import { EndpointStatus } from './webhooks-page';
-import { EmptyState, ListCard, StatusBadge } from '@portal/ui';
+import { EmptyState, ListCard, ListFooter, StatusBadge } from '@portal/ui';
 
 function Answer({ attempt }: { attempt: WebhookAttempt }) {
   if (attempt.responseStatus !== null && attempt.error === null) {
     return <StatusBadge tone="positive">{String(attempt.responseStatus)}</StatusBadge>;
   }
+  // A block, not a flex column: the badge follows the cell's alignment (start on a laptop, end on a phone's card).
   return (
-    <Stack gap={2}>
+    <div>
       <StatusBadge tone="critical">{attempt.responseStatus === null ? 'No answer' : String(attempt.responseStatus)}</StatusBadge>
       {attempt.responseStatus === null && attempt.error ? (
-        <Text size="xs" c="dimmed" maw={220} lineClamp={2} title={attempt.error}>
+        <Text
+          size="xs"
+          c="dimmed"
+          mt={2}
+          lineClamp={2}
+          title={attempt.error}
+          style={{ whiteSpace: 'normal', overflowWrap: 'anywhere' }}
+        >
           {attempt.error}
         </Text>
       ) : null}
-    </Stack>
+    </div>
   );
 }
 
@@ -72,24 +80,33 @@ export default function DeliveryLogPage() {
           />
         }
         footer={
-          list.data && list.data.total > list.data.size ? (
-            <Group justify="center">
-              <Pagination total={Math.ceil(list.data.total / list.data.size)} value={page} onChange={setPage} />
-            </Group>
+          list.data ? (
+            <ListFooter
+              page={list.data.page}
+              size={list.data.size}
+              total={list.data.total}
+              noun={['attempt', 'attempts']}
+              onChange={setPage}
+              label="Pages of delivery attempts"
+            />
           ) : null
         }
         minWidth={760}
         aria-label="Delivery attempts"
-        className={tableClasses.table}
+        className={`${tableClasses.table} ${tableClasses.fixed} ${tableClasses.cards} ${tableClasses.inset}`}
         head={
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Time</Table.Th>
+              <Table.Th w={190}>Time</Table.Th>
               <Table.Th>Event</Table.Th>
-              <Table.Th style={{ textAlign: 'right' }}>Attempt</Table.Th>
-              <Table.Th>Answer</Table.Th>
-              <Table.Th style={{ textAlign: 'right' }}>Duration</Table.Th>
-              <Table.Th w={150}>
+              <Table.Th w={90} ta="right">
+                Attempt
+              </Table.Th>
+              <Table.Th w={200}>Answer</Table.Th>
+              <Table.Th w={100} ta="right">
+                Duration
+              </Table.Th>
+              <Table.Th w={170}>
                 <VisuallyHidden>Actions</VisuallyHidden>
               </Table.Th>
             </Table.Tr>
@@ -99,18 +116,22 @@ export default function DeliveryLogPage() {
         {(items) =>
           items.map((a) => (
             <Table.Tr key={a.id}>
-              <Table.Td>{formatDateTime(a.at)}</Table.Td>
-              <Table.Td>
-                <Text size="sm" ff="monospace">
+              <Table.Td data-label="Time">{formatDateTime(a.at)}</Table.Td>
+              <Table.Td data-label="Event">
+                <Text size="sm" ff="monospace" className={tableClasses.truncate} title={a.eventType}>
                   {a.eventType}
                 </Text>
               </Table.Td>
-              <Table.Td style={{ textAlign: 'right' }}>{a.attempt}</Table.Td>
-              <Table.Td>
+              <Table.Td ta="right" data-label="Attempt">
+                {a.attempt}
+              </Table.Td>
+              <Table.Td data-label="Answer">
                 <Answer attempt={a} />
               </Table.Td>
-              <Table.Td style={{ textAlign: 'right' }}>{a.durationMs} ms</Table.Td>
-              <Table.Td>
+              <Table.Td ta="right" data-label="Duration">
+                {a.durationMs} ms
+              </Table.Td>
+              <Table.Td data-menu>
                 <Group gap={6} wrap="nowrap">
                   <Button
                     size="compact-sm"

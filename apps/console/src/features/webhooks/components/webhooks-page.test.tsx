@@ -107,4 +107,24 @@ describe('DeliveryLogPage', () => {
     expect(await screen.findByText('Event queued again')).toBeInTheDocument();
     expect(fetch.calls.find((c) => c.method === 'POST')?.body).toBe(JSON.stringify({ reason: 'CRM was down' }));
   });
+
+  it('names its page controls for screen readers and turns the page', async () => {
+    const fetch = fakeFetch({
+      'GET /api/console/webhooks': { status: 200, body: { items: [endpoint()] } },
+      [`GET /api/console/webhooks/${ID}/attempts`]: { status: 200, body: { items: [attempt], page: 1, size: 20, total: 45 } },
+    });
+    vi.stubGlobal('fetch', fetch.fn);
+    renderRoutes([{ path: '/webhooks/:endpointId', element: <DeliveryLogPage /> }], {
+      path: `/webhooks/${ID}`,
+      as: staff('owner'),
+    });
+    const pages = await screen.findByRole('navigation', { name: 'Pages of delivery attempts' });
+    expect(screen.getByText('Showing 1–20 of 45 attempts')).toBeInTheDocument();
+    for (const name of ['Previous page', 'Page 1', 'Page 2', 'Page 3', 'Next page'])
+      expect(within(pages).getByRole('button', { name })).toBeInTheDocument();
+    await userEvent.click(within(pages).getByRole('button', { name: 'Page 2' }));
+    await vi.waitFor(() =>
+      expect(fetch.calls.map((c) => c.path)).toContain(`/api/console/webhooks/${ID}/attempts?page=2&size=20`),
+    );
+  });
 });

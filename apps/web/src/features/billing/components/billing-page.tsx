@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Grid, Stack, Title } from '@mantine/core';
+import { Box, Grid, Stack, Title } from '@mantine/core';
 import { type Subscription, subscriptionState } from '@portal/contract';
 import { PageFrame } from '../../../components/page-frame';
 import { PAGES } from '../../../lib/pages';
@@ -58,12 +58,15 @@ export interface BillingPageProps {
    * licenses), so a subscription says its license is suspended; null while unknown.
    */
   suspendedLicenses?: readonly string[] | null;
+  /** What staff told the customer about those suspensions, by license key (only those with a message). */
+  suspensionMessages?: Readonly<Partial<Record<string, string>>>;
 }
 
 const NONE: readonly string[] = [];
+const NO_MESSAGES: Readonly<Partial<Record<string, string>>> = {};
 
 /** /app/billing: subscriptions with their invoices, the checkout, and the payment methods. */
-export function BillingPage({ suspendedLicenses = NONE }: BillingPageProps) {
+export function BillingPage({ suspendedLicenses = NONE, suspensionMessages = NO_MESSAGES }: BillingPageProps) {
   const dispatch = useAppDispatch();
   // A subscription awaiting its first payment turns active when Stripe's webhook arrives: poll until then.
   const [pollingInterval, setPollingInterval] = useState(0);
@@ -120,10 +123,13 @@ export function BillingPage({ suspendedLicenses = NONE }: BillingPageProps) {
     <PageFrame title={PAGES.billing.title} description="Your subscriptions, invoices and payment cards.">
       {loaders}
       {!ready ? (
-        <BillingSkeleton
-          subscriptions={subscriptions.isLoading ? undefined : hasRunning ? items.length : 0}
-          earlier={hasRunning ? 0 : items.length}
-        />
+        subscriptions.isLoading ? (
+          // The page's shape depends on the subscriptions (a subscriber's above the grid, none for a
+          // new customer): nothing is drawn until they are known, so nothing drawn has to move.
+          <Box aria-busy="true" aria-label="Loading billing" />
+        ) : (
+          <BillingSkeleton subscriptions={hasRunning ? items.length : 0} earlier={hasRunning ? 0 : items.length} />
+        )
       ) : (
         <>
           {subscriptions.error ? (
@@ -134,7 +140,12 @@ export function BillingPage({ suspendedLicenses = NONE }: BillingPageProps) {
                 Subscriptions
               </Title>
               {items.map((s) => (
-                <SubscriptionCard key={s.stripeId} subscription={s} licenseSuspended={suspended(s)} />
+                <SubscriptionCard
+                  key={s.stripeId}
+                  subscription={s}
+                  licenseSuspended={suspended(s)}
+                  suspensionMessage={s.licenseKey ? suspensionMessages[s.licenseKey] : null}
+                />
               ))}
             </Stack>
           ) : null}
@@ -145,7 +156,12 @@ export function BillingPage({ suspendedLicenses = NONE }: BillingPageProps) {
                 Earlier subscriptions
               </Title>
               {items.map((s) => (
-                <SubscriptionCard key={s.stripeId} subscription={s} licenseSuspended={suspended(s)} />
+                <SubscriptionCard
+                  key={s.stripeId}
+                  subscription={s}
+                  licenseSuspended={suspended(s)}
+                  suspensionMessage={s.licenseKey ? suspensionMessages[s.licenseKey] : null}
+                />
               ))}
             </Stack>
           ) : null}

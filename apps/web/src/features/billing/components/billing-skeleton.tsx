@@ -70,11 +70,8 @@ function SubscriptionSkeleton() {
 }
 
 export interface BillingSkeletonProps {
-  /**
-   * How many subscription cards the page lists above its grid (a subscriber's page), once the
-   * subscriptions are known; undefined before, when one is drawn (most visitors of Billing pay).
-   */
-  subscriptions: number | undefined;
+  /** How many subscription cards the page lists above its grid (a subscriber's page). */
+  subscriptions: number;
   /** How many ended subscriptions a customer without a running one sees under the grid. */
   earlier?: number;
 }
@@ -82,10 +79,10 @@ export interface BillingSkeletonProps {
 /**
  * The billing page while its first answers are on the way, in the page's own shape: a
  * subscriber's subscriptions full width above the grid of checkout and cards, ended ones of a
- * former customer under it. The page replaces it at once, and nothing moves when data arrives.
+ * former customer under it. It is drawn once the subscriptions are known (the shape depends on
+ * them), the page replaces it at once, and nothing moves when data arrives.
  */
-export function BillingSkeleton({ subscriptions, earlier = 0 }: BillingSkeletonProps) {
-  const above = subscriptions ?? 1;
+export function BillingSkeleton({ subscriptions: above, earlier = 0 }: BillingSkeletonProps) {
   return (
     // The page's own gap between its parts (PageFrame's).
     <Stack gap="xl" aria-busy="true" aria-label="Loading billing">

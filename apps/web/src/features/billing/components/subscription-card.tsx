@@ -112,10 +112,12 @@ export interface SubscriptionCardProps {
   subscription: Subscription;
   /** Staff suspended its license: said in the badge and, with whom to contact, under the title. */
   licenseSuspended?: boolean;
+  /** What staff told the customer about that suspension, quoted with it (none when they left no message). */
+  suspensionMessage?: string | null;
 }
 
 /** One subscription: plan, status, quantity, price, renewal or end date, license key, actions, invoices. */
-export function SubscriptionCard({ subscription: s, licenseSuspended = false }: SubscriptionCardProps) {
+export function SubscriptionCard({ subscription: s, licenseSuspended = false, suspensionMessage = null }: SubscriptionCardProps) {
   const dispatch = useAppDispatch();
   const state = subscriptionState(s);
   // An ended subscription's license has no machines to stop: its end says enough.
@@ -194,7 +196,11 @@ export function SubscriptionCard({ subscription: s, licenseSuspended = false }: 
         </Group>
         {state === 'active' && narrow ? actions : null}
 
-        {suspended && s.licenseKey ? <AttentionAlert attention={suspendedAttention([s.licenseKey])} /> : null}
+        {suspended && s.licenseKey ? (
+          <AttentionAlert
+            attention={suspendedAttention([s.licenseKey], suspensionMessage ? { [s.licenseKey]: suspensionMessage } : {})}
+          />
+        ) : null}
 
         {state === 'cancelling' ? (
           <Alert role="note" variant="light" color="yellow" icon={<IconAlertTriangle size={18} />} py="sm">

@@ -53,7 +53,15 @@ const subscription: Subscription = aSubscription({
   licenseKey: 'AAAAA-BBBBB-CCCCC-DDDDD-EEEEE',
 });
 const visa: PaymentMethod = { id: 'pm_1', brand: 'visa', last4: '4242', expMonth: 12, expYear: 2099, isDefault: true };
-const empty: LicenseSummary = { licenses: 0, activeNodes: 0, maxNodes: 0, atLimit: [], expiringSoon: [], suspended: [] };
+const empty: LicenseSummary = {
+  licenses: 0,
+  activeNodes: 0,
+  maxNodes: 0,
+  atLimit: [],
+  expiringSoon: [],
+  suspended: [],
+  suspensionMessages: {},
+};
 
 function renderView(
   props: Partial<DashboardViewProps>,
@@ -110,6 +118,7 @@ describe('DashboardView', () => {
           atLimit: ['AAAAA-BBBBB-CCCCC-DDDDD-EEEEE'],
           expiringSoon: [],
           suspended: [],
+          suspensionMessages: {},
         },
       },
     );
@@ -192,7 +201,10 @@ describe('DashboardView', () => {
   it('offers the activation step once subscribed, and leads with the renewal date', async () => {
     renderView(
       { subscriptions: ok([subscription]), paymentMethods: ok([visa]), support: ok(standard) },
-      { status: 200, body: { licenses: 1, activeNodes: 0, maxNodes: 3, atLimit: [], expiringSoon: [], suspended: [] } },
+      {
+        status: 200,
+        body: { licenses: 1, activeNodes: 0, maxNodes: 3, atLimit: [], expiringSoon: [], suspended: [], suspensionMessages: {} },
+      },
     );
     const steps = await screen.findByRole('region', { name: 'Get started' });
     expect(within(steps).getByRole('link', { name: 'Activate a node' })).toHaveAttribute('href', '/app/licenses');
@@ -207,7 +219,10 @@ describe('DashboardView', () => {
   it('colours node usage by the same rule as the Licenses page: 2 of 3 is normal use, a full license a warning', async () => {
     const view = renderView(
       { subscriptions: ok([subscription]), paymentMethods: ok([visa]) },
-      { status: 200, body: { licenses: 1, activeNodes: 2, maxNodes: 3, atLimit: [], expiringSoon: [], suspended: [] } },
+      {
+        status: 200,
+        body: { licenses: 1, activeNodes: 2, maxNodes: 3, atLimit: [], expiringSoon: [], suspended: [], suspensionMessages: {} },
+      },
     );
     const licenses = await screen.findByRole('region', { name: 'Licenses' });
     expect(await within(licenses).findByText('2 of 3')).toBeInTheDocument();
@@ -218,7 +233,10 @@ describe('DashboardView', () => {
 
     renderView(
       { subscriptions: ok([subscription]), paymentMethods: ok([visa]) },
-      { status: 200, body: { licenses: 1, activeNodes: 3, maxNodes: 3, atLimit: [], expiringSoon: [], suspended: [] } },
+      {
+        status: 200,
+        body: { licenses: 1, activeNodes: 3, maxNodes: 3, atLimit: [], expiringSoon: [], suspended: [], suspensionMessages: {} },
+      },
     );
     const full = await screen.findByRole('region', { name: 'Licenses' });
     expect(await within(full).findByText('3 of 3')).toBeInTheDocument();
@@ -237,6 +255,7 @@ describe('DashboardView', () => {
           atLimit: [],
           expiringSoon: [],
           suspended: ['SUSPX-AAAAA-BBBBB-CCCCC-DDDDD'],
+          suspensionMessages: {},
         },
       },
     );
@@ -248,6 +267,29 @@ describe('DashboardView', () => {
     const attention = await screen.findByRole('region', { name: 'Needs your attention' });
     expect(within(attention).getByText('A license is suspended')).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Get started' })).toBeNull();
+  });
+
+  it('quotes, as plain text, what the vendor told the customer about the suspension, with whom to contact', async () => {
+    const message = 'Abuse report from your network <script>alert(1)</script>: reply to abuse@vendor.example';
+    renderView(
+      { subscriptions: ok([subscription]), paymentMethods: ok([visa]) },
+      {
+        status: 200,
+        body: {
+          ...empty,
+          licenses: 1,
+          suspended: ['SUSPX-AAAAA-BBBBB-CCCCC-DDDDD'],
+          suspensionMessages: { 'SUSPX-AAAAA-BBBBB-CCCCC-DDDDD': message },
+        },
+      },
+    );
+    const attention = await screen.findByRole('region', { name: 'Needs your attention' });
+    const alert = within(attention).getByText('A license is suspended').closest<HTMLElement>('[role="status"]')!;
+    expect(within(alert).getByRole('link', { name: 'Contact support' })).toHaveAttribute('href', '/app/support');
+    const quote = within(alert).getByRole('figure');
+    expect(within(quote).getByText('Message from the vendor')).toBeInTheDocument();
+    expect(within(quote).getByText(message)).toBeInTheDocument();
+    expect(quote.querySelector('script')).toBeNull();
   });
 
   it("names the subscription of a suspended license 'License suspended', not Active, as Billing does", async () => {

@@ -6,6 +6,8 @@ import { type License, formatDate } from '@portal/contract';
 import { Link } from 'react-router';
 import { useOverlayAbove } from '../../../components/overlay-above';
 import { track } from '../../../lib/analytics';
+import { VendorQuote } from '../../../components/vendor-quote';
+import { SUSPENSION_MESSAGE_LABEL } from '../../../lib/attention';
 import { PAGES } from '../../../lib/pages';
 import { useDownloadLicenseFileMutation } from '../api';
 import { ActivateNodeForm } from './activate-node-form';
@@ -45,11 +47,16 @@ function InactiveNotice({ license }: { license: License }) {
   }
   return (
     <Alert variant="light" color="red" icon={<IconAlertCircle size={18} />} title="This license is suspended">
-      Its nodes fail validation and no node can be activated. If you think this is a mistake,{' '}
-      <Anchor component={Link} to={PAGES.support.path} inherit>
-        contact support
-      </Anchor>
-      .
+      <Stack gap="xs">
+        <div>
+          Its nodes fail validation and no node can be activated. If you think this is a mistake,{' '}
+          <Anchor component={Link} to={PAGES.support.path} inherit>
+            contact support
+          </Anchor>
+          .
+        </div>
+        {license.suspensionMessage ? <VendorQuote label={SUSPENSION_MESSAGE_LABEL} text={license.suspensionMessage} /> : null}
+      </Stack>
     </Alert>
   );
 }

@@ -28,6 +28,7 @@ const license = (over: Partial<License> = {}): License => ({
   expiresAt: at(23 * DAY + 3_600_000),
   createdAt: at(-7 * DAY),
   stripeId: 'sub_1',
+  suspensionMessage: null,
   ...over,
 });
 
@@ -457,5 +458,34 @@ describe('a license opened', () => {
     const drawer = await openLicense();
     expect(within(drawer).getByText('This license has expired')).toBeInTheDocument();
     expect(within(drawer).getByRole('link', { name: 'Billing' })).toHaveAttribute('href', '/app/billing');
+  });
+});
+
+describe('a suspended license opened', () => {
+  const base: Answers = { [`GET /api/licenses/${KEY_A}/nodes`]: { status: 200, body: page([node()]) } };
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('quotes, as plain text, what the vendor told the owner about a suspension, beside whom to contact', async () => {
+    const message = 'Your bank reversed <b>INV-0042</b>: write to billing@vendor.example to settle it.';
+    renderPage({
+      ...base,
+      'GET /api/licenses/': listAnswer([license({ status: 'suspended', activeNodes: 2, suspensionMessage: message })]),
+    });
+    const drawer = await openLicense();
+    const alert = (await within(drawer).findByText('This license is suspended')).closest('[role="alert"]') as HTMLElement;
+    expect(within(alert).getByRole('link', { name: 'contact support' })).toHaveAttribute('href', '/app/support');
+    const quote = within(alert).getByRole('figure');
+    expect(within(quote).getByText('Message from the vendor')).toBeInTheDocument();
+    // The markup is shown as the characters staff typed, never as markup.
+    expect(within(quote).getByText(message)).toBeInTheDocument();
+    expect(quote.querySelector('b')).toBeNull();
+  });
+
+  it('shows no vendor message for a suspended license without one', async () => {
+    renderPage({ ...base, 'GET /api/licenses/': listAnswer([license({ status: 'suspended', suspensionMessage: null })]) });
+    const drawer = await openLicense();
+    expect(await within(drawer).findByText('This license is suspended')).toBeInTheDocument();
+    expect(within(drawer).queryByText('Message from the vendor')).toBeNull();
+    expect(within(drawer).queryByRole('figure')).toBeNull();
   });
 });

@@ -1,0 +1,1 @@
+ALTER TABLE "licenses" ADD COLUMN "suspension_message" text;
