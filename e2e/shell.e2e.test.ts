@@ -119,3 +119,24 @@ describe('signed-in shell on a phone', () => {
     expect(overflow).toBe(false);
   });
 });
+
+describe('signed-in shell on a cold load', () => {
+  it("fetches the shell's code beside the first script, each file once, and the sign-in page does not", async ({ customer }) => {
+    const { page } = await customer({ email: uniqueEmail('cold') });
+    const html = async (path: string) => (await page.request.get(path)).text();
+    const preloads = (doc: string) => [...doc.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]!);
+    const shell = preloads(await html('/app/licenses'));
+    expect(shell.some((f) => /\/assets\/app-layout-[\w-]+\.js$/.test(f)), 'the shell chunk is preloaded').toBe(true);
+    expect(preloads(await html('/login'))).toEqual([]);
+
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    });
+    await page.goto('/app/licenses');
+    await page.getByRole('heading', { level: 1, name: 'Licenses' }).waitFor();
+    // Every preloaded file is one the page uses (the list matches this build), and none is fetched twice.
+    for (const file of shell) expect(scripts, file).toContain(file);
+    expect(scripts.length, scripts.join(' ')).toBe(new Set(scripts).size);
+  });
+});

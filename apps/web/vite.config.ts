@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { precompress, preloadFont } from '../../packages/ui/build/vite-plugins';
+import { precompress, preloadFont, sectionPage } from '../../packages/ui/build/vite-plugins';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 /** Where `vite` (dev) and `vite preview` send /api: the server's default address unless overridden. */
@@ -19,7 +19,8 @@ const isFormCode = (id: string) =>
 
 export default defineConfig({
   root: here('.'),
-  plugins: [react(), preloadFont(), precompress()],
+  // app.html: index.html with the signed-in shell's code preloaded, for pages under /app (docs/decisions/125).
+  plugins: [react(), preloadFont(), sectionPage('src/app/layouts/app-layout.tsx', 'app.html'), precompress()],
   server: {
     host: '127.0.0.1',
     port: 5173,

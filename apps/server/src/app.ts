@@ -115,7 +115,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 
   const webDist = overrides.webDist ?? WEB_DIST;
   const webBuilt = overrides.serveWeb ?? existsSync(path.join(webDist, 'index.html'));
-  registerErrorHandling(app, webBuilt ? { sendPage: spaPageSender(webDist) } : {});
+  // The signed-in pages' copy preloads the shell's code (docs/decisions/125).
+  registerErrorHandling(app, webBuilt ? { sendPage: spaPageSender(webDist, [{ prefix: '/app', file: 'app.html' }]) } : {});
   registerSecurity(app, { publicUrl: config.publicUrl, ...headers });
   registerJsonCompression(app);
   const shedding = registerLoadShedding(app, config.maxConcurrentRequests);

@@ -62,3 +62,40 @@ export function preloadFont(): Plugin {
     },
   };
 }
+
+/**
+ * Writes `file`, a copy of index.html that also preloads a lazily loaded module (`entry`, its path
+ * under the app's root) with the chunks and styles it imports. The server answers it for the pages
+ * that always need that module (the signed-in shell under /app): on a cold load the browser fetches
+ * that code beside the first script, instead of in a second round once the first has run.
+ */
+export function sectionPage(entry: string, file: string): Plugin {
+  const wanted = entry.replace(/\\/g, '/');
+  return {
+    name: 'portal-section-page',
+    apply: 'build',
+    writeBundle(options, bundle) {
+      const index = bundle['index.html'];
+      const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+      const root = chunks.find((c) => c.facadeModuleId?.replace(/\\/g, '/').endsWith(wanted));
+      if (!index || index.type !== 'asset' || !root) throw new Error(`sectionPage: no index.html or no chunk for ${entry}`);
+      // The chunk and every chunk it imports statically, but the first screen's own (already in index.html).
+      const scripts = new Set<string>();
+      const styles = new Set<string>();
+      const visit = (name: string) => {
+        const chunk = bundle[name];
+        if (!chunk || chunk.type !== 'chunk' || chunk.isEntry || scripts.has(name)) return;
+        scripts.add(name);
+        for (const css of chunk.viteMetadata?.importedCss ?? []) styles.add(css);
+        chunk.imports.forEach(visit);
+      };
+      visit(root.fileName);
+      const links = [
+        ...[...styles].map((f) => `<link rel="preload" as="style" crossorigin href="/${f}">`),
+        ...[...scripts].map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`),
+      ].join('\n    ');
+      const html = String(index.source).replace('</head>', `  ${links}\n  </head>`);
+      writeFileSync(path.join(options.dir ?? '', file), html);
+    },
+  };
+}

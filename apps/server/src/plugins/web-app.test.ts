@@ -10,6 +10,8 @@ let app: FastifyInstance;
 let close: () => Promise<void>;
 const script = `console.log(${JSON.stringify('x'.repeat(4000))});`;
 const html = `<!doctype html><title>Portal</title><div id="root"></div>${' '.repeat(600)}`;
+/** The signed-in pages' copy, as the web build's sectionPage writes it: the shell's code preloaded. */
+const appHtml = html.replace('<title>', '<link rel="modulepreload" href="/assets/app-layout-abc.js"><title>');
 
 /** A build as the web app's Vite build writes it: each file with its .br and .gz beside it. */
 function writeWithCopies(file: string, body: string) {
@@ -21,6 +23,7 @@ function writeWithCopies(file: string, body: string) {
 beforeAll(async () => {
   ({ app, close } = await buildWebTestApp('portal-web-compress-', (dir) => {
     writeWithCopies(path.join(dir, 'index.html'), html);
+    writeWithCopies(path.join(dir, 'app.html'), appHtml);
     writeWithCopies(path.join(dir, 'assets', 'index-abc123.js'), script);
     writeFileSync(path.join(dir, 'robots.txt'), 'User-agent: *\nDisallow: /\n');
   }));
@@ -53,13 +56,28 @@ describe('compressed delivery of the built web app', () => {
   });
 
   it('sends page paths their index.html compressed and not cached', async () => {
-    const res = await app.inject({ method: 'GET', url: '/app/licenses', headers: { 'accept-encoding': 'br' } });
+    const res = await app.inject({ method: 'GET', url: '/login?to=%2Fapp', headers: { 'accept-encoding': 'br' } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/html');
     expect(res.headers['content-encoding']).toBe('br');
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.headers.vary).toMatch(/accept-encoding/i);
     expect(brotliDecompressSync(res.rawPayload).toString()).toBe(html);
+  });
+
+  it('sends the signed-in pages (/app and under it) the copy that preloads the shell, and no other page', async () => {
+    for (const url of ['/app', '/app/licenses', '/app/billing?session=1']) {
+      const res = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(gunzipSync(res.rawPayload).toString(), url).toBe(appHtml);
+      const plain = await app.inject({ method: 'GET', url });
+      expect(plain.body, url).toBe(appHtml);
+    }
+    for (const url of ['/', '/apps', '/application/x', '/signup', '/onboarding']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.body, url).toBe(html);
+    }
   });
 
   it('compresses JSON answers above the threshold', async () => {

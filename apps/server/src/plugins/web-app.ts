@@ -67,12 +67,20 @@ export function registerJsonCompression(app: FastifyInstance, threshold = JSON_C
   });
 }
 
-/** index.html with its build-time .br and .gz beside it (made here once if the build has none). */
-function loadIndex(root: string) {
-  const file = (name: string) => path.join(root, name);
-  const html = readFileSync(file('index.html'));
-  const read = (ext: string) => (existsSync(file(`index.html${ext}`)) ? readFileSync(file(`index.html${ext}`)) : undefined);
-  return { html, br: read('.br'), gzip: read('.gz') };
+/** A page of the build with its build-time .br and .gz beside it, when the build made them. */
+function loadPage(root: string, name: string) {
+  const file = (ext = '') => path.join(root, `${name}${ext}`);
+  const read = (ext: string) => (existsSync(file(ext)) ? readFileSync(file(ext)) : undefined);
+  return { html: readFileSync(file()), br: read('.br'), gzip: read('.gz') };
+}
+
+/**
+ * A part of the app whose pages all need the same lazily loaded code, and the copy of index.html
+ * that preloads it (the web build's `sectionPage`): `/app` and everything under it, app.html.
+ */
+export interface SectionPage {
+  prefix: string;
+  file: string;
 }
 
 /** The last path segment has a file extension: a missing file, never a page of the app. */
@@ -81,12 +89,18 @@ const looksLikeFile = (pathname: string) => /\.[a-z0-9]+$/i.test(pathname.slice(
 export type PageSender = (req: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined;
 
 /**
- * Answers a page path of the single-page app with index.html (the router takes over), compressed
- * when the client accepts it, never cached (a deploy must reach the next visit). Answers undefined
- * for paths that are not pages: the API, assets, and missing files such as /favicon.ico.
+ * Answers a page path of the single-page app with index.html (the router takes over), or with the
+ * section's own copy for a path in one of `sections` that the build made, compressed when the
+ * client accepts it, never cached (a deploy must reach the next visit). Answers undefined for paths
+ * that are not pages: the API, assets, and missing files such as /favicon.ico.
  */
-export function spaPageSender(root: string): PageSender {
-  const index = loadIndex(root);
+export function spaPageSender(root: string, sections: readonly SectionPage[] = []): PageSender {
+  const index = loadPage(root, 'index.html');
+  const pages = sections
+    .filter((s) => existsSync(path.join(root, s.file)))
+    .map((s) => ({ prefix: s.prefix, page: loadPage(root, s.file) }));
+  const pageFor = (pathname: string) =>
+    pages.find((p) => pathname === p.prefix || pathname.startsWith(`${p.prefix}/`))?.page ?? index;
   return (req, reply) => {
     const pathname = req.url.split('?')[0] ?? '/';
     const isPage =
@@ -98,10 +112,11 @@ export function spaPageSender(root: string): PageSender {
     if (!isPage) return undefined;
     reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
     addVary(reply);
+    const page = pageFor(pathname);
     const encoding = pickEncoding(req.headers['accept-encoding']);
-    const body = encoding && index[encoding];
+    const body = encoding && page[encoding];
     if (encoding && body) return reply.header('content-encoding', encoding).send(body);
-    return reply.send(index.html);
+    return reply.send(page.html);
   };
 }
 
