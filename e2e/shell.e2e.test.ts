@@ -124,9 +124,13 @@ describe('signed-in shell on a cold load', () => {
   it("fetches the shell's code beside the first script, each file once, and the sign-in page does not", async ({ customer }) => {
     const { page } = await customer({ email: uniqueEmail('cold') });
     const html = async (path: string) => (await page.request.get(path)).text();
-    const preloads = (doc: string) => [...doc.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]!);
+    const preloads = (doc: string) =>
+      [...doc.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]!);
     const shell = preloads(await html('/app/licenses'));
-    expect(shell.some((f) => /\/assets\/app-layout-[\w-]+\.js$/.test(f)), 'the shell chunk is preloaded').toBe(true);
+    expect(
+      shell.some((f) => /\/assets\/app-layout-[\w-]+\.js$/.test(f)),
+      'the shell chunk is preloaded',
+    ).toBe(true);
     expect(preloads(await html('/login'))).toEqual([]);
 
     const scripts: string[] = [];
