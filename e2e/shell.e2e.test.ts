@@ -121,26 +121,40 @@ describe('signed-in shell on a phone', () => {
 });
 
 describe('signed-in shell on a cold load', () => {
-  it("fetches the shell's code beside the first script, each file once, and the sign-in page does not", async ({ customer }) => {
+  it("fetches the shell's code and styles beside the first script, each file once, and the sign-in page does not", async ({
+    customer,
+  }) => {
     const { page } = await customer({ email: uniqueEmail('cold') });
     const html = async (path: string) => (await page.request.get(path)).text();
     const preloads = (doc: string) =>
-      [...doc.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]!);
+      [...doc.matchAll(/<link rel="(?:modulepreload|preload" as="style)" crossorigin href="([^"]+)">/g)].map((m) => m[1]!);
     const shell = preloads(await html('/app/licenses'));
     expect(
-      shell.some((f) => /\/assets\/app-layout-[\w-]+\.js$/.test(f)),
-      'the shell chunk is preloaded',
-    ).toBe(true);
+      shell.filter((f) => /\/assets\/app-layout-[\w-]+\.(js|css)$/.test(f)),
+      "the shell's chunk and styles",
+    ).toHaveLength(2);
     expect(preloads(await html('/login'))).toEqual([]);
 
-    const scripts: string[] = [];
+    const fetched: string[] = [];
     page.on('request', (r) => {
-      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+      if (['script', 'stylesheet'].includes(r.resourceType())) fetched.push(new URL(r.url()).pathname);
     });
-    await page.goto('/app/licenses');
-    await page.getByRole('heading', { level: 1, name: 'Licenses' }).waitFor();
-    // Every preloaded file is one the page uses (the list matches this build), and none is fetched twice.
-    for (const file of shell) expect(scripts, file).toContain(file);
-    expect(scripts.length, scripts.join(' ')).toBe(new Set(scripts).size);
+    const cdp = await page.context().newCDPSession(page);
+    const coldLoad = async (path: string, ready: () => Promise<unknown>) => {
+      await cdp.send('Network.clearBrowserCache');
+      fetched.length = 0;
+      await page.goto(path);
+      await ready();
+      return [...fetched];
+    };
+    // Without the preloads (the sign-in page's HTML, which sends a signed-in customer on to the
+    // page of ?to=), the shell loads its own code: every preloaded file is among it.
+    const licenses = () => page.getByRole('heading', { level: 1, name: 'Licenses' }).waitFor();
+    const own = await coldLoad('/login?to=%2Fapp%2Flicenses', licenses);
+    for (const file of shell) expect(own, file).toContain(file);
+    // With them, no script or stylesheet is fetched twice (a preload that the page's own request
+    // did not match would be).
+    const preloaded = await coldLoad('/app/licenses', licenses);
+    expect(preloaded.length, preloaded.join(' ')).toBe(new Set(preloaded).size);
   });
 });
