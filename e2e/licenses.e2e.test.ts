@@ -267,3 +267,33 @@ describe('licenses page with a license', () => {
     await screenshot(page, 'licenses-drawer-nodes-390');
   });
 });
+
+describe("the license drawer's code", () => {
+  const drawerChunk = /\/assets\/license-drawer-[\w-]+\.js$/;
+  const formsChunk = /\/assets\/forms-[\w-]+\.js$/;
+
+  it('is not part of the first screen; a failed download says so with Retry, and Retry opens the license', async ({
+    customer,
+  }) => {
+    const { page, licenseKey: key } = await customer({ email: uniqueEmail('lic-drawer'), subscription: 1 });
+    const fetched: string[] = [];
+    page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+    let offline = true;
+    await page.route(drawerChunk, (route) => (offline ? route.abort('internetdisconnected') : route.continue()));
+
+    // The list shows without the drawer's code or the form code it needs.
+    await page.goto('/app/licenses');
+    const row = page.getByRole('table', { name: 'Licenses' }).getByRole('row').filter({ hasText: key });
+    await row.waitFor();
+    expect(fetched.filter((f) => formsChunk.test(f))).toEqual([]);
+
+    // Opening the license asks for it; the network drops: the page says so, and Retry opens it.
+    await row.getByRole('button', { name: `Open license ${key}` }).click();
+    const failed = page.getByRole('alert').filter({ hasText: 'Error:' });
+    await failed.waitFor();
+    offline = false;
+    await failed.getByRole('button', { name: 'Retry' }).click();
+    await page.getByRole('dialog', { name: 'License details' }).getByText(key).first().waitFor();
+    expect(await failed.count()).toBe(0);
+  });
+});

@@ -15,3 +15,7 @@ it('the status display rules and the formats load without zod', async () => {
   await expect(import('./format')).resolves.toHaveProperty('formatMoney');
   await expect(import('./usage')).resolves.toHaveProperty('usageLevel');
 });
+
+it("a license key's shape and check character load without zod", async () => {
+  await expect(import('./license-key')).resolves.toHaveProperty('wellFormedLicenseKey');
+});

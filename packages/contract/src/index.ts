@@ -3,6 +3,7 @@ export * from './errors';
 export * from './common';
 export * from './auth';
 export * from './users';
+export * from './license-key';
 export * from './licenses';
 export * from './billing';
 export * from './billing-details';

@@ -1,8 +1,8 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type ComponentType } from 'react';
 import { Button, Stack } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconCreditCard, IconKey } from '@tabler/icons-react';
-import { LicenseKeySchema, type License } from '@portal/contract';
+import { wellFormedLicenseKey, type License } from '@portal/contract';
 import { Link, useSearchParams } from 'react-router';
 import { PageFrame } from '../../../components/page-frame';
 import { PAGES } from '../../../lib/pages';
@@ -10,7 +10,8 @@ import { useAppDispatch, useAppSelector } from '../../../lib/state/hooks';
 import { setHighlight } from '../../../lib/state/license-slice';
 import { useListLicensesQuery } from '../api';
 import { LICENSES_PAGE_SIZE } from '../license-display';
-import { LicenseDrawer } from './license-drawer';
+import type { LicenseDrawer as Drawer } from './license-drawer';
+import { trackLoad } from '../../../lib/progress';
 import { LicensesTable, LicensesTableSkeleton } from './licenses-table';
 import { EmptyState, ErrorDisplay, lastPage, ListFooter } from '@portal/ui';
 
@@ -20,6 +21,51 @@ const COMPACT_QUERY = '(max-width: 47.99em)';
 function positiveInt(value: string | null): number {
   const n = Number(value);
   return Number.isInteger(n) && n >= 1 ? n : 1;
+}
+
+type DrawerComponent = ComponentType<Parameters<typeof Drawer>[0]>;
+let loadedDrawer: DrawerComponent | null = null;
+let drawerLoad: Promise<DrawerComponent> | undefined;
+
+/**
+ * The license drawer's code (the activation and validation forms, with the form and validation
+ * chunk they need) loads when the drawer is first wanted, not with the page: the list's first
+ * screen needs none of it (docs/decisions/126). A failed load is tried again on the next want.
+ */
+function loadDrawer(): Promise<DrawerComponent> {
+  drawerLoad ??= trackLoad(import('./license-drawer')).then(
+    (m) => (loadedDrawer = m.LicenseDrawer),
+    (error: unknown) => {
+      drawerLoad = undefined;
+      throw error;
+    },
+  );
+  return drawerLoad;
+}
+
+/**
+ * The drawer once its code is here; `want` starts loading it (a pointer or focus over the list,
+ * a license to open), and `error` tells a failed load while a license waits to open.
+ */
+function useLicenseDrawer(openKey: string | null) {
+  const [drawer, setDrawer] = useState<{ Component: DrawerComponent } | null>(() =>
+    loadedDrawer ? { Component: loadedDrawer } : null,
+  );
+  const [error, setError] = useState<unknown>(null);
+  const loaded = drawer !== null;
+  const want = useCallback(() => {
+    if (loaded) return;
+    setError(null);
+    loadDrawer().then(
+      (Component) => setDrawer({ Component }),
+      // Shown as the network failure it almost always is (what to do when the portal is unreachable).
+      (e: unknown) => setError({ status: 'FETCH_ERROR', error: String(e) }),
+    );
+  }, [loaded]);
+  useEffect(() => {
+    if (openKey !== null) want();
+  }, [openKey, want]);
+  return { Drawer: drawer?.Component ?? null, want, error };
 }
 
 /**
@@ -32,8 +78,8 @@ function useHighlightFromUrl() {
   const fromUrl = params.get('highlight');
   useEffect(() => {
     if (fromUrl === null) return;
-    const parsed = LicenseKeySchema.safeParse(fromUrl);
-    if (parsed.success) dispatch(setHighlight(parsed.data));
+    const key = wellFormedLicenseKey(fromUrl);
+    if (key !== null) dispatch(setHighlight(key));
     setParams(
       (p) => {
         p.delete('highlight');
@@ -67,6 +113,7 @@ export function LicensesPage() {
   const compact = useMediaQuery(COMPACT_QUERY, undefined, { getInitialValueInEffect: false });
   const highlight = useHighlightFromUrl();
   const highlightRef = useScrollToHighlight(highlight);
+  const drawer = useLicenseDrawer(openKey);
   const { data, currentData, error, isLoading, isFetching, refetch } = useListLicensesQuery({ page, size: LICENSES_PAGE_SIZE });
 
   const setParam = (name: string, value: string | null) =>
@@ -124,8 +171,9 @@ export function LicensesPage() {
     );
   } else {
     content = (
-      <Stack gap="sm">
+      <Stack gap="sm" onPointerEnter={drawer.want} onFocus={drawer.want}>
         {error ? <ErrorDisplay error={error} onRetry={refetch} retrying={isFetching} /> : null}
+        {openKey !== null && drawer.error ? <ErrorDisplay error={drawer.error} onRetry={drawer.want} /> : null}
         <LicensesTable
           licenses={data.items}
           highlight={highlight}
@@ -158,7 +206,14 @@ export function LicensesPage() {
       }
     >
       {content}
-      <LicenseDrawer license={open ?? shown} opened={open !== null} onClose={() => setParam('license', null)} compact={compact} />
+      {drawer.Drawer ? (
+        <drawer.Drawer
+          license={open ?? shown}
+          opened={open !== null}
+          onClose={() => setParam('license', null)}
+          compact={compact}
+        />
+      ) : null}
     </PageFrame>
   );
 }
