@@ -8,7 +8,7 @@ import type { SessionService } from '../modules/auth/sessions';
 import type { BillingService } from '../modules/billing/billing.service';
 import { amountOwed } from '../modules/billing/payment-failing';
 import { paymentTrouble } from '../modules/billing/transition';
-import { statusOf, suspensionMessageOf } from '../modules/licenses/licenses.service';
+import { toLicense } from '../modules/licenses/licenses.service';
 import { toAccountProfile, type UserService } from '../modules/users/users.service';
 import { customerPageRepository as repo } from './customer-page.repository';
 import type { StaffService } from './staff.service';
@@ -77,19 +77,11 @@ export function createCustomerPage(deps: CustomerPageDeps) {
           dunning: fact ? dunningOf(fact, own, deps.graceDays) : null,
         };
       }),
+      // The license as the customer's own API shows it (with the suspension message the customer
+      // reads, so support sees the same words), under the console's name for its subscription.
       licenses: licenses.map(({ license, subscriptionId }) => {
-        const status = statusOf(license, now);
-        return {
-          licenseKey: license.key,
-          status,
-          maxNodes: license.maxNodes,
-          activeNodes: license.activeNodes,
-          expiresAt: license.expiresAt.toISOString(),
-          createdAt: license.createdAt.toISOString(),
-          subscriptionId,
-          // What the customer reads in the portal, so support sees the same words.
-          suspensionMessage: suspensionMessageOf(license, status),
-        };
+        const { stripeId: _owners, ...view } = toLicense(license, subscriptionId, now);
+        return { ...view, subscriptionId };
       }),
       nodes: nodes.map(({ node, key }) => ({
         id: node.id,

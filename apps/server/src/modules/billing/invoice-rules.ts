@@ -1,5 +1,6 @@
 import { getTableName, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { refundedStatus, type InvoiceStatus } from '@portal/contract';
+import { sqlLiteral, sqlLiteralList } from '../../db/literals';
 import { invoiceRefunds } from '../../db/schema/index';
 import type { GiveBack } from './refunds';
 
@@ -27,7 +28,7 @@ export const refundedToCard = (givenBack: ReadonlyArray<{ kind: GiveBack; amount
 export function refundedToCardSql(invoiceId: AnyColumn): SQL<number> {
   const outer = sql`${sql.identifier(getTableName(invoiceId.table))}.${sql.identifier(invoiceId.name)}`;
   return sql<number>`(select coalesce(sum(r.amount), 0)::int from ${invoiceRefunds} r
-    where r.invoice_id = ${outer} and r.kind = ${sql.raw(`'${PAID_BACK_TO_CARD}'`)})`;
+    where r.invoice_id = ${outer} and r.kind = ${sqlLiteral(PAID_BACK_TO_CARD)})`;
 }
 
 /** Invoices that are not sales: a draft was never issued, a void one was withdrawn. */
@@ -38,8 +39,5 @@ export const isSale = (status: InvoiceStatus) => !NOT_SALES.includes(status);
 
 /** `isSale` as an SQL condition on an invoice's status column. */
 export function invoiceIsSaleSql(status: AnyColumn | SQL): SQL {
-  return sql`${status} not in (${sql.join(
-    NOT_SALES.map((s) => sql.raw(`'${s}'`)),
-    sql`, `,
-  )})`;
+  return sql`${status} not in (${sqlLiteralList(NOT_SALES)})`;
 }

@@ -1,5 +1,6 @@
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { hasAccess, intervalLabel, SUBSCRIPTION_STATUSES, TEXT, type Interval } from '@portal/contract';
+import { sqlLiteralList } from '../../db/literals';
 import { AppError } from '../../lib/errors';
 import type { StatePatch } from '../../providers/billing/gateway';
 import type { SubscriptionRow } from './billing.repository';
@@ -24,10 +25,7 @@ export const SUBSCRIPTION_ACCESS_STATUSES: readonly SubscriptionRow['status'][] 
  * literals, not parameters, so that a partial index on them can serve the condition.
  */
 export function subscriptionGivesAccessSql(status: AnyColumn | SQL): SQL {
-  return sql`${status} in (${sql.join(
-    SUBSCRIPTION_ACCESS_STATUSES.map((s) => sql.raw(`'${s}'`)),
-    sql`, `,
-  )})`;
+  return sql`${status} in (${sqlLiteralList(SUBSCRIPTION_ACCESS_STATUSES)})`;
 }
 /** '3 × Standard (monthly)': how activity entries and e-mails name a subscription. */
 export { describeSubscription as describe } from '../audit/audit-events';

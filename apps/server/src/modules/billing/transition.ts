@@ -1,5 +1,6 @@
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
+import { sqlLiteral } from '../../db/literals';
 import type { Receipt, StatePatch } from '../../providers/billing/gateway';
 import type { AuditEvent } from '../audit/audit-events';
 import type { SubscriptionRow } from './billing.repository';
@@ -122,7 +123,7 @@ export function paymentTrouble(sub: SubscriptionRow, graceDays: number): Payment
  * partial indexes on failing subscriptions (migration 0018) serve it.
  */
 export function paymentTroubleSql(status: AnyColumn | SQL): SQL {
-  return sql`${status} = ${sql.raw(`'${PAYMENT_TROUBLE_STATUS}'`)}`;
+  return sql`${status} = ${sqlLiteral(PAYMENT_TROUBLE_STATUS)}`;
 }
 
 /**

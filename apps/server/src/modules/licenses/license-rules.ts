@@ -1,5 +1,6 @@
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { License, LicenseNode, LicenseStatus } from '@portal/contract';
+import { sqlLiteral } from '../../db/literals';
 import { licenses } from '../../db/schema/index';
 import type { LicenseRow, NodeRow } from './licenses.repository';
 
@@ -29,9 +30,6 @@ export function statusOf(license: Pick<LicenseRow, 'status' | 'expiresAt'>, now:
   if (license.expiresAt.getTime() <= now.getTime()) return 'expired';
   return 'active';
 }
-
-/** A constant of the rules as an SQL literal (not a parameter): a partial index's predicate can match it. */
-export const sqlLiteral = (value: string) => sql.raw(`'${value.replace(/'/g, "''")}'`);
 
 /**
  * `statusOf(license, now) === status` as an SQL condition on the licenses table (or on `columns`

@@ -18,7 +18,7 @@ import { createVendorCalls } from './vendor';
 export type { IssueInput } from './license-changes';
 export type { LicenseExport } from './owner-views';
 export type { VendorLicense } from './vendor';
-export { KEY_HOLDER_ACTOR, licenseStatusWhere, statusOf, suspensionMessageOf } from './license-rules';
+export { KEY_HOLDER_ACTOR, licenseStatusWhere, statusOf, suspensionMessageOf, toLicense } from './license-rules';
 
 export type LicenseServiceDeps = {
   config: Pick<Config, 'dataDir' | 'licenseSigningKey'> & { licenseCacheNodes?: number };

@@ -3,6 +3,7 @@ import type { WebhookEventType, WebhookObject, WebhookResourceType } from '@port
 import type { Tx } from '../../db/client';
 import { invoiceRefunds, invoices, licenses, nodes, subscriptions, users } from '../../db/schema/index';
 import type { AuditEvent } from '../audit/audit-events';
+import { suspensionMessageOf } from '../licenses/license-rules';
 
 /** An event to announce: its type and the resource it is about (its state is read when announced). */
 export type Emission =
@@ -203,7 +204,7 @@ export async function stateOf(
         activeNodes: l.activeNodes,
         expiresAt: l.expiresAt.toISOString(),
         graceUntil: iso(l.graceUntil),
-        suspensionMessage: l.status === 'suspended' ? l.suspensionMessage : null,
+        suspensionMessage: suspensionMessageOf(l, l.status),
         createdAt: l.createdAt.toISOString(),
       };
       return { resourceId: l.key, object };
