@@ -291,6 +291,7 @@ describe("the license drawer's code", () => {
     await row.getByRole('button', { name: `Open license ${key}` }).click();
     const failed = page.getByRole('alert').filter({ hasText: 'Error:' });
     await failed.waitFor();
+    await screenshot(page, 'licenses-drawer-load-failed');
     offline = false;
     await failed.getByRole('button', { name: 'Retry' }).click();
     await page.getByRole('dialog', { name: 'License details' }).getByText(key).first().waitFor();
