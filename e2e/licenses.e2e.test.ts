@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { request as playwrightRequest, type Locator, type Page } from 'playwright-core';
-import { baseUrl, describe, expect, it, screenshot, uniqueEmail } from './fixtures';
+import { baseUrl, describe, expect, it, screenshot, transitionsDone, uniqueEmail } from './fixtures';
 
 const noHorizontalOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
@@ -296,5 +296,35 @@ describe("the license drawer's code", () => {
     await failed.getByRole('button', { name: 'Retry' }).click();
     await page.getByRole('dialog', { name: 'License details' }).getByText(key).first().waitFor();
     expect(await failed.count()).toBe(0);
+  });
+
+  it('arriving after the license was opened from the keyboard, still gives focus back to the opener on Escape', async ({
+    customer,
+  }) => {
+    const { page, licenseKey: key } = await customer({ email: uniqueEmail('lic-drawer-late'), subscription: 1 });
+    // The drawer's code is held until the license has been opened.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let asked!: () => void;
+    const requested = new Promise<void>((resolve) => (asked = resolve));
+    await page.route(drawerChunk, async (route) => {
+      asked();
+      await released;
+      await route.continue();
+    });
+
+    await page.goto('/app/licenses');
+    const open = page.getByRole('button', { name: `Open license ${key}` });
+    await open.focus();
+    await requested;
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/[?&]license=/);
+    release();
+    const drawer = page.getByRole('dialog', { name: 'License details' });
+    await drawer.getByText(key).first().waitFor();
+    await transitionsDone(page);
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'hidden' });
+    await expect.poll(() => open.evaluate((el) => el === document.activeElement)).toBe(true);
   });
 });

@@ -65,7 +65,14 @@ function useLicenseDrawer(openKey: string | null) {
   useEffect(() => {
     if (openKey !== null) want();
   }, [openKey, want]);
-  return { Drawer: drawer?.Component ?? null, want, error };
+  // The drawer mounts closed and opens on the next render: Mantine notes the element to give focus
+  // back to when `opened` turns true, not when it mounts open (code that arrived after the license
+  // was opened left focus nowhere on Escape).
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => {
+    if (loaded) setMounted(true);
+  }, [loaded]);
+  return { Drawer: drawer?.Component ?? null, mounted, want, error };
 }
 
 /**
@@ -209,7 +216,7 @@ export function LicensesPage() {
       {drawer.Drawer ? (
         <drawer.Drawer
           license={open ?? shown}
-          opened={open !== null}
+          opened={drawer.mounted && open !== null}
           onClose={() => setParam('license', null)}
           compact={compact}
         />
