@@ -85,7 +85,17 @@ describe.skipIf(!reachable && !process.env.CI)('webhooks under kill -9', () => {
     receiver.closeAllConnections();
     server = await startServer({ env, port: server.port, dataDir: server.dataDir });
 
-    // The interrupted row's lease (a minute) runs out, then everything arrives: a hang guard, not a budget.
+    // The killed server's claim on the interrupted row is still leased (for a minute): nothing
+    // arrives while it is. The lease then runs out, moved to now here instead of waited for (the
+    // outbox's own test holds the minute on its clock); the next poll takes the row again, and
+    // everything arrives: a hang guard, not a budget.
+    const [leased] = await query<{ n: number }>(
+      databaseUrl,
+      `select count(*)::int as n from outbox where done_at is null and available_at > now()`,
+    );
+    expect(leased!.n).toBeGreaterThan(0);
+    expect(received).toEqual([]);
+    await query(databaseUrl, `update outbox set available_at = now() where done_at is null and available_at > now()`);
     await waitFor('every event to arrive', () => new Set(received.map((e) => e.id)).size >= 3 || undefined, 300_000, 250);
     const firsts = [...new Map(received.map((e) => [e.id, e])).values()];
     expect(firsts.map((e) => e.type)).toEqual(['customer.created', 'customer.updated', 'customer.updated']);

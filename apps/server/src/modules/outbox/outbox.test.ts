@@ -63,6 +63,37 @@ describe('outbox', () => {
   });
 });
 
+describe('the lease of a claimed row', () => {
+  it('keeps a row another instance claimed (and died holding) for a minute, then lets the next instance take it', async () => {
+    const dead = testOutbox();
+    let claimed!: () => void;
+    const claimedByDead = new Promise<void>((resolve) => (claimed = resolve));
+    // The first instance claims the row and never finishes it: its handler hangs, as a killed process would.
+    dead.on('test.count', () => {
+      claimed();
+      return new Promise<void>(() => {});
+    });
+    const next = testOutbox();
+    const seen: number[] = [];
+    next.on('test.count', async (p) => {
+      seen.push(p.n);
+    });
+    await next.enqueue(t.db, 'test.count', { n: 4242 });
+    void dead.kick();
+    await claimedByDead;
+
+    await next.kick();
+    t.clock.advance(59_000);
+    await next.kick();
+    expect(seen, 'taken again while the lease holds').toEqual([]);
+    t.clock.advance(1_000);
+    await next.kick();
+    expect(seen).toEqual([4242]);
+    const [row] = (await t.db.query.outbox.findMany()).filter((r) => r.kind === 'test.count' && r.attempts === 2);
+    expect(row?.doneAt).not.toBeNull();
+  });
+});
+
 describe('typed jobs', () => {
   it('types enqueue and handlers by the job map: an unknown kind or a wrong payload does not compile', async () => {
     const outbox = testOutbox();
