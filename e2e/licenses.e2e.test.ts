@@ -38,11 +38,6 @@ async function drawerSettled(page: Page, drawer: Locator) {
   await transitionsDone(page);
 }
 
-/** No CSS transition running (drawer and overlay slides, button loaders fading), for screenshots. */
-async function transitionsDone(page: Page) {
-  await expect.poll(() => page.evaluate(() => document.getAnimations().filter((a) => a instanceof CSSTransition).length)).toBe(0);
-}
-
 describe('licenses page without licenses', () => {
   it('shows the empty state with the way to Billing (1280 and 390 px)', async ({ customer }) => {
     const { page } = await customer({ email: uniqueEmail('lic-empty'), viewport: { width: 1280, height: 800 } });
