@@ -7,8 +7,9 @@ import { imageExists, imageLabel, logged, podman, ROOT, sh, WORK } from './podma
  * Local stand-ins of the official images that the Dockerfile and compose.yaml name, since image
  * registries cannot be reached from here (STACK.md): Debian 12 root file systems made by mmdebstrap
  * from Debian's packages, then small Containerfiles (stand-ins/) on top, tagged with the official
- * names. They stay in podman's store: each carries a label hashing its recipe and is rebuilt only
- * when that changes (or it is missing), so only a machine's first run pays for mmdebstrap.
+ * names. They stay in podman's store: each carries a label hashing its recipe (its own files in
+ * stand-ins/, named after it) and is rebuilt only when that changes (or it is missing), so only a
+ * machine's first run pays for mmdebstrap.
  */
 const RECIPES = path.join(import.meta.dirname, 'stand-ins');
 const LABEL = 'portal.test.stand-in-recipe';
@@ -71,11 +72,15 @@ export async function ensureStandIns(log: (line: string) => void = console.log):
   // Both root file systems at once: mmdebstrap mostly waits on downloads and the disk.
   const [minbase, services] = await Promise.all([ensureBase('minbase', log), ensureBase('services', log)]);
   const bases = { minbase, services };
-  const recipeFiles = readdirSync(RECIPES)
-    .sort()
-    .map((f) => `${f}\n${readFileSync(path.join(RECIPES, f), 'utf8')}`);
+  // A stand-in's own files (named after it: its Containerfile, the scripts and files it copies):
+  // changing one stand-in rebuilds that one alone, not the Node stand-in and the portal's image.
+  const recipeFiles = (name: string) =>
+    readdirSync(RECIPES)
+      .filter((f) => f.startsWith(name))
+      .sort()
+      .map((f) => `${f}\n${readFileSync(path.join(RECIPES, f), 'utf8')}`);
   for (const s of STAND_INS) {
-    const recipe = hash(bases[s.base], s.recipe, ...recipeFiles);
+    const recipe = hash(bases[s.base], s.recipe, ...recipeFiles(s.recipe));
     if ((await imageExists(s.tag)) && (await imageLabel(s.tag, LABEL)) === recipe) continue;
     log(`stand-ins: building ${s.tag}`);
     const dir = path.join(WORK, `context-${s.recipe}`);
