@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { intervalLabel as formatInterval } from './display';
 import {
   formatBytes,
@@ -8,9 +8,22 @@ import {
   formatMoney,
   formatRelative,
   localizeDates,
+  warmUpFormatters,
 } from './format';
 
 describe('format', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('makes the date formatter ahead of time, and formatting a date later makes none', () => {
+    const Real = Intl.DateTimeFormat;
+    const made = vi.spyOn(Intl, 'DateTimeFormat').mockImplementation(function make(...args) {
+      return new Real(...args);
+    });
+    warmUpFormatters('en-CA');
+    expect(made).toHaveBeenCalledTimes(1);
+    expect(formatDate('2026-12-24T12:00:00Z', 'en-CA')).toBe('Dec 24, 2026');
+    expect(made).toHaveBeenCalledTimes(1);
+  });
   it('formats dates in the given locale', () => expect(formatDate('2025-03-04T10:00:00Z', 'en-US')).toBe('Mar 4, 2025'));
   it('formats money from minor units', () => {
     expect(formatMoney(123456, 'usd', 'en-US')).toBe('$1,234.56');

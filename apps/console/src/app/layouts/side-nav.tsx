@@ -1,4 +1,4 @@
-import { Box, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
+import { Box, NavLink, Stack, Text } from '@mantine/core';
 import { consoleMay } from '@portal/contract';
 import { Link, useLocation } from 'react-router';
 import { shellClasses as classes } from '@portal/ui';
@@ -33,7 +33,7 @@ export function SideNav() {
   );
   return (
     <Stack h="100%" gap={0}>
-      <ScrollArea style={{ flex: 1 }} px="sm" py="md" type="scroll">
+      <Box className={classes.menuScroll} px="sm" py="md">
         {groups.map((group) => (
           <Box key={group.label} mb="lg">
             <Text component="h2" className={classes.groupLabel} id={`nav-${group.label}`}>
@@ -46,7 +46,7 @@ export function SideNav() {
             </Stack>
           </Box>
         ))}
-      </ScrollArea>
+      </Box>
       <StaffBlock />
     </Stack>
   );

@@ -3,7 +3,7 @@ import './kit-signed-in.css';
 import { useEffect, useRef, type MouseEvent } from 'react';
 import { AppShell } from '@mantine/core';
 import { useClickOutside, useMediaQuery, useWindowEvent } from '@mantine/hooks';
-import { MOBILE_BREAKPOINT_PX } from '@portal/contract';
+import { MOBILE_BREAKPOINT_PX, warmUpFormatters } from '@portal/contract';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { ModalHost } from '../../components/modal-host';
 import { useGetConfigQuery } from '../../lib/api';
@@ -15,6 +15,10 @@ import { modalBodies } from '../modal-bodies';
 import { SideMenu } from './side-menu';
 import { TopBar } from './top-bar';
 import { shellClasses as classes } from '@portal/ui';
+
+// Signed-in pages show dates and prices: the locale's data loads while the session is asked for,
+// rather than in the render that shows the first of them (docs/decisions/127).
+setTimeout(() => warmUpFormatters(), 0);
 
 const NAVBAR_ID = 'portal-side-menu';
 const MAIN_ID = 'main-content';

@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Box, Group, NavLink, ScrollArea, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Box, Group, NavLink, Stack, Text, Tooltip } from '@mantine/core';
 import { IconLogout } from '@tabler/icons-react';
 import { COMING_SOON_BADGE, displayName } from '@portal/contract';
 import { Link, Navigate, useNavigate } from 'react-router';
@@ -25,7 +25,7 @@ export function SideMenu() {
   return (
     <Stack h="100%" gap={0}>
       {/* The navigation landmark is the navbar around this (AppShell.Navbar, 'Side menu'). */}
-      <ScrollArea style={{ flex: 1 }} px="sm" py="md" type="scroll">
+      <Box className={classes.menuScroll} px="sm" py="md">
         {MENU_GROUPS.map((group) => (
           <Box key={group.label} mb="lg">
             <Text component="h2" className={classes.groupLabel} id={`menu-${group.label}`}>
@@ -72,7 +72,7 @@ export function SideMenu() {
             </Stack>
           </Box>
         ))}
-      </ScrollArea>
+      </Box>
       <Box className={classes.userBlock} p="sm">
         <Group gap="sm" wrap="nowrap">
           <UserAvatar user={profile} />
