@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { skipToken } from '@reduxjs/toolkit/query/react';
-import { Badge, Button, Group, Paper, SegmentedControl, Select, Skeleton, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Paper, Select, Skeleton, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPlus } from '@tabler/icons-react';
 import {
@@ -26,6 +26,7 @@ import { CheckoutPriceSummary } from './checkout-price-summary';
 import { ConfirmPaymentAlert } from './confirm-payment-alert';
 import { QuantityInput } from './quantity-input';
 import { SectionHeader } from './section-header';
+import { SegmentedChoice } from './segmented-choice';
 import { ErrorDisplay, useSchemaForm } from '@portal/ui';
 
 const newKey = newIdempotencyKey;
@@ -163,12 +164,12 @@ export function CheckoutCard({ methods, methodsLoading, variant, onSubscribed }:
                 <Text component="div" size="sm" fw={500} id={periodLabelId}>
                   Billing period
                 </Text>
-                <SegmentedControl
-                  aria-labelledby={periodLabelId}
-                  fullWidth
+                <SegmentedChoice<Interval>
+                  name={`${periodLabelId}-interval`}
+                  labelledBy={periodLabelId}
                   value={interval}
                   onChange={(v) => {
-                    form.form.setFieldValue('interval', v as Interval);
+                    form.form.setFieldValue('interval', v);
                     change();
                   }}
                   data={[
