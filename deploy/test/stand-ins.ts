@@ -72,11 +72,12 @@ export async function ensureStandIns(log: (line: string) => void = console.log):
   // Both root file systems at once: mmdebstrap mostly waits on downloads and the disk.
   const [minbase, services] = await Promise.all([ensureBase('minbase', log), ensureBase('services', log)]);
   const bases = { minbase, services };
-  // A stand-in's own files (named after it: its Containerfile, the scripts and files it copies):
+  // A stand-in's own files (named after it: its Containerfile, the scripts and files it copies,
+  // such as node24-package.json for node; a name followed by a letter is another stand-in's):
   // changing one stand-in rebuilds that one alone, not the Node stand-in and the portal's image.
   const recipeFiles = (name: string) =>
     readdirSync(RECIPES)
-      .filter((f) => f.startsWith(name))
+      .filter((f) => f.startsWith(name) && !/[a-z]/.test(f.charAt(name.length)))
       .sort()
       .map((f) => `${f}\n${readFileSync(path.join(RECIPES, f), 'utf8')}`);
   for (const s of STAND_INS) {
