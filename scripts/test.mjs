@@ -20,7 +20,7 @@
 // is for, so they run once: in the PostgreSQL run when there is one, on its Node. The container
 // tests, when asked for with the rest, run last, alone.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -42,8 +42,36 @@ mkdirSync(out, { recursive: true });
 const vitestBin = path.join(root, 'node_modules/vitest/vitest.mjs');
 const SYSTEM_TESTS = '**/test/system/**';
 
+/**
+ * Why a run that reported no failed test still ended in failure, from its log: vitest's unhandled
+ * errors (an error thrown after a test ended, a worker's RPC timing out) or the log's last lines.
+ */
+function exitReason(logFile, status) {
+  const lines = existsSync(logFile)
+    ? readFileSync(logFile, 'utf8')
+        .replace(/\u001b\[[0-9;]*m/g, '')
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean)
+    : [];
+  // One unhandled error's heading, its message, where it was thrown, and the test file it came from.
+  const first = lines.findIndex((l) => /Unhandled (Error|Rejection) ⎯|\[vitest-(pool|worker)\]/.test(l));
+  const what = (
+    first === -1
+      ? lines.slice(-6)
+      : [
+          ...lines.slice(first, first + 3),
+          ...lines
+            .slice(first)
+            .filter((l) => /originated in|latest test/.test(l))
+            .slice(0, 2),
+        ]
+  ).join(' | ');
+  return `exit status ${status} with no failed test: ${what || 'no output'}`;
+}
+
 /** Counts from vitest's JSON report; a suite that failed to load counts as a failure. */
-function countReport(file, status) {
+function countReport(file, status, logFile) {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
@@ -63,18 +91,22 @@ function countReport(file, status) {
         if (t.status === 'failed') failures.push(`${where} > ${t.fullName}: ${(t.failureMessages?.[0] ?? '').split('\n')[0]}`);
     }
   }
-  if (status !== 0 && failed === 0) failed = 1;
+  if (status !== 0 && failed === 0) {
+    failed = 1;
+    failures.push(exitReason(logFile, status));
+  }
   return { passed, failed, skipped, failures };
 }
 
 /**
- * Runs a command. In the foreground its output goes to the terminal; in the background it goes
- * straight to a log file (so nothing waits on this process to read it), printed whole when the
- * command ends, so two parts never interleave their lines.
+ * Runs a command, its output kept in a log file. In the foreground the output also goes to the
+ * terminal as it comes; in the background it goes straight to the file (so nothing waits on this
+ * process to read it), printed whole when the command ends, so two parts never interleave their
+ * lines.
  */
 function run(name, command, args, { env = {}, background = false, report } = {}) {
   const logFile = path.join(out, `${name.replace(/[^\w.-]+/g, '-')}.log`);
-  const log = background ? openSync(logFile, 'w') : undefined;
+  const log = openSync(logFile, 'w');
   console.log(
     background ? `\n=== ${name}: started in the background (output in ${path.relative(root, logFile)}) ===` : `\n=== ${name} ===`,
   );
@@ -82,16 +114,23 @@ function run(name, command, args, { env = {}, background = false, report } = {})
   const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, ...env },
-    stdio: log === undefined ? 'inherit' : ['ignore', log, log],
+    stdio: background ? ['ignore', log, log] : ['ignore', 'pipe', 'pipe'],
   });
+  const tee = (stream, to) =>
+    stream?.on('data', (chunk) => {
+      to.write(chunk);
+      writeSync(log, chunk);
+    });
+  tee(child.stdout, process.stdout);
+  tee(child.stderr, process.stderr);
   return new Promise((resolve) => {
     child.on('close', (status) => {
-      if (log !== undefined) {
-        closeSync(log);
+      closeSync(log);
+      if (background) {
         console.log(`\n=== ${name} (ran in the background) ===`);
         process.stdout.write(readFileSync(logFile));
       }
-      resolve({ name, seconds: Math.round((Date.now() - started) / 1000), ...countReport(report, status) });
+      resolve({ name, seconds: Math.round((Date.now() - started) / 1000), ...countReport(report, status, logFile) });
     });
   });
 }
