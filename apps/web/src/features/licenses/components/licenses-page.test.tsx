@@ -217,13 +217,18 @@ describe('LicensesPage', () => {
 
 describe('a license opened', () => {
   const nodesPath = `/api/licenses/${KEY_A}/nodes`;
-  const base: Answers = {
-    'GET /api/licenses/': listAnswer([license({ activeNodes: 2 })]),
-    [`GET ${nodesPath}`]: {
-      status: 200,
-      body: page([node(), node({ id: 'b2', fingerprint: 'fp-old', hostname: null, lastSeenAt: at(-30 * 3_600_000) })]),
-    },
-  };
+  // Made before each test, not when the file is collected: on a busy machine minutes can pass
+  // between the two, and the first node must read "5 minutes ago".
+  let base: Answers;
+  beforeEach(() => {
+    base = {
+      'GET /api/licenses/': listAnswer([license({ activeNodes: 2 })]),
+      [`GET ${nodesPath}`]: {
+        status: 200,
+        body: page([node(), node({ id: 'b2', fingerprint: 'fp-old', hostname: null, lastSeenAt: at(-30 * 3_600_000) })]),
+      },
+    };
+  });
   afterEach(() => vi.unstubAllGlobals());
 
   it('shows its nodes: hostname, fingerprint, activated, last seen, stale ones marked', async () => {
