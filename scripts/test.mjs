@@ -20,7 +20,7 @@
 // is for, so they run once: in the PostgreSQL run when there is one, on its Node. The container
 // tests, when asked for with the rest, run last, alone.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -43,10 +43,11 @@ const vitestBin = path.join(root, 'node_modules/vitest/vitest.mjs');
 const SYSTEM_TESTS = '**/test/system/**';
 
 /**
- * Why a run that reported no failed test still ended in failure, from its log: vitest's unhandled
- * errors (an error thrown after a test ended, a worker's RPC timing out) or the log's last lines.
+ * Why a run that reported no failed test (or a check) still ended in failure, from its log:
+ * vitest's unhandled errors (an error thrown after a test ended, a worker's RPC timing out) or the
+ * log's last lines.
  */
-function exitReason(logFile, status) {
+function exitReason(logFile, status, tests) {
   const lines = existsSync(logFile)
     ? readFileSync(logFile, 'utf8')
         .replace(/\u001b\[[0-9;]*m/g, '')
@@ -67,7 +68,7 @@ function exitReason(logFile, status) {
             .slice(0, 2),
         ]
   ).join(' | ');
-  return `exit status ${status} with no failed test: ${what || 'no output'}`;
+  return `exit status ${status}${tests ? ' with no failed test' : ''}: ${what || 'no output'}`;
 }
 
 /** Counts from vitest's JSON report; a suite that failed to load counts as a failure. */
@@ -93,15 +94,42 @@ function countReport(file, status, logFile) {
   }
   if (status !== 0 && failed === 0) {
     failed = 1;
-    failures.push(exitReason(logFile, status));
+    failures.push(exitReason(logFile, status, Boolean(file)));
   }
   return { passed, failed, skipped, failures };
 }
 
 /**
- * Runs a command, its output kept in a log file. In the foreground the output also goes to the
- * terminal as it comes; in the background it goes straight to the file (so nothing waits on this
- * process to read it), printed whole when the command ends, so two parts never interleave their
+ * Copies what is appended to `file` to this process's output as it comes (every 250 ms); the
+ * returned function copies the rest and stops.
+ */
+function follow(file) {
+  let copied = 0;
+  const copy = () => {
+    const fd = openSync(file, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      if (size <= copied) return;
+      const chunk = Buffer.alloc(size - copied);
+      const read = readSync(fd, chunk, 0, chunk.length, copied);
+      copied += read;
+      process.stdout.write(chunk.subarray(0, read));
+    } finally {
+      closeSync(fd);
+    }
+  };
+  const timer = setInterval(copy, 250);
+  return () => {
+    clearInterval(timer);
+    copy();
+  };
+}
+
+/**
+ * Runs a command with its output going straight to a log file, so the command never waits on
+ * whoever reads this process's output (a test runner that blocks on a slow reader's pipe misses its
+ * own workers' deadlines). In the foreground the file is followed onto the terminal as it grows; in
+ * the background it is printed whole when the command ends, so two parts never interleave their
  * lines.
  */
 function run(name, command, args, { env = {}, background = false, report } = {}) {
@@ -113,20 +141,16 @@ function run(name, command, args, { env = {}, background = false, report } = {})
   const started = Date.now();
   const child = spawn(command, args, {
     cwd: root,
-    env: { ...process.env, ...env },
-    stdio: background ? ['ignore', log, log] : ['ignore', 'pipe', 'pipe'],
+    // Colours for a terminal that follows the run, as if it wrote there itself.
+    env: { ...process.env, ...(!background && process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}), ...env },
+    stdio: ['ignore', log, log],
   });
-  const tee = (stream, to) =>
-    stream?.on('data', (chunk) => {
-      to.write(chunk);
-      writeSync(log, chunk);
-    });
-  tee(child.stdout, process.stdout);
-  tee(child.stderr, process.stderr);
+  const stopFollowing = background ? undefined : follow(logFile);
   return new Promise((resolve) => {
     child.on('close', (status) => {
       closeSync(log);
-      if (background) {
+      if (stopFollowing) stopFollowing();
+      else {
         console.log(`\n=== ${name} (ran in the background) ===`);
         process.stdout.write(readFileSync(logFile));
       }
