@@ -72,7 +72,10 @@ describe('ApiTokens', () => {
       'GET /api/users/tokens': { status: 200, body: { items: [] } },
       'POST /api/users/tokens': { status: 201, body: { token, secret: SECRET } },
     });
-    await user.click(await screen.findByRole('button', { name: 'Create token' }));
+    // The button is there, disabled, while the list loads: a customer presses it once it is enabled.
+    const create = await screen.findByRole('button', { name: 'Create token' });
+    await waitFor(() => expect(create).toBeEnabled());
+    await user.click(create);
     const dialog = await screen.findByRole('dialog', { name: 'Create an API token' });
     await user.click(within(dialog).getByRole('button', { name: 'Create token' }));
     expect(await within(dialog).findByText('Enter a name for the token')).toBeInTheDocument();
