@@ -82,6 +82,9 @@ export const makeTheme = (accent: Accent) =>
       Tooltip: {
         defaultProps: { openDelay: TOOLTIP_OPEN_DELAY_MS, closeDelay: TOOLTIP_CLOSE_DELAY_MS, withArrow: true },
       },
+      // A closed list is not in the page (the kit keeps it mounted, hidden, by default): a kept
+      // list is positioned at every mount, measuring the page in the middle of its first render.
+      Combobox: { defaultProps: { keepMounted: false } },
       Paper: { defaultProps: { radius: 'lg' } },
       // Links in running text must not be told apart by colour alone (WCAG 1.4.1).
       Anchor: { defaultProps: { underline: 'always' } },
