@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { billingDetailsBody, billingDetailsFormValues, checkTaxId, euVatFormatOf } from './billing-details';
+import {
+  billingDetailsBody,
+  billingDetailsFormValues,
+  checkTaxId,
+  COUNTRY_CODES,
+  countryOptions,
+  euVatFormatOf,
+} from './billing-details';
+import { countryName } from './format';
 
 describe('tax ID formats', () => {
   it("names each member state's VAT number form, Greece under its EL prefix, none outside the EU", () => {
@@ -29,5 +37,21 @@ describe('the billing details form', () => {
       recipients: ['a@x.example', 'b@x.example', 'c@x.example'],
     });
     expect(billingDetailsBody({ ...values, taxIdType: '' }).taxId).toBeNull();
+  });
+});
+
+describe('countryOptions', () => {
+  it('names every country in the given language, sorted by name, and makes the list once per language', () => {
+    const english = countryOptions('en');
+    expect(english).toHaveLength(COUNTRY_CODES.length);
+    expect(english.find((c) => c.value === 'DE')).toEqual({ value: 'DE', label: 'Germany' });
+    const labels = english.map((c) => c.label);
+    expect(labels).toEqual([...labels].sort(new Intl.Collator('en').compare));
+    expect(countryOptions('en')).toBe(english);
+
+    const german = countryOptions('de');
+    expect(german).not.toBe(english);
+    expect(german.find((c) => c.value === 'DE')?.label).toBe('Deutschland');
+    expect(countryName('XK', 'en')).toBe('Kosovo');
   });
 });

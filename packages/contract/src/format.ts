@@ -1,16 +1,18 @@
 /** Formatting in the reader's locale. Pass `locale` only in tests. */
 
-const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat>();
+type Formatter = Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat | Intl.DisplayNames;
+
+const formatters = new Map<string, Formatter>();
 
 /**
  * One Intl formatter per kind, locale and options, made on first use: making one costs far more
  * than formatting with it (a table of prices or dates would otherwise build one per cell, on
  * every render).
  */
-function formatter<T extends Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat>(
-  make: new (locale?: string, options?: object) => T,
+function formatter<T extends Formatter, O>(
+  make: new (locale: string | undefined, options: O) => T,
   locale: string | undefined,
-  options: object,
+  options: NoInfer<O>,
 ): T {
   const key = `${make.name}|${locale ?? ''}|${JSON.stringify(options)}`;
   let made = formatters.get(key) as T | undefined;
@@ -97,6 +99,11 @@ export function formatMoney(minorUnits: number, currency: string, locale?: strin
   const fmt = formatter(Intl.NumberFormat, locale, { style: 'currency', currency: currency.toUpperCase() });
   const digits = fmt.resolvedOptions().maximumFractionDigits ?? 2;
   return fmt.format(minorUnits / 10 ** digits);
+}
+
+/** A country's name in the reader's language ('Germany' for DE), or its code when there is none. */
+export function countryName(code: string, locale?: string): string {
+  return formatter(Intl.DisplayNames, locale, { type: 'region' }).of(code) ?? code;
 }
 
 const UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;

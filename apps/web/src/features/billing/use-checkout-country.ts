@@ -1,6 +1,6 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { skipToken } from '@reduxjs/toolkit/query/react';
-import { COUNTRY_CODES } from '@portal/contract';
+import { countryOptions } from '@portal/contract';
 import { errorMessage } from '@portal/ui';
 import { useGetBillingDetailsQuery, useUpdateBillingDetailsMutation } from './api';
 
@@ -14,11 +14,7 @@ export function useCheckoutCountry(taxed: boolean) {
   const [country, setCountry] = useState<string | null>(null);
   const [countryError, setCountryError] = useState<string | null>(null);
   const [saveDetails, { isLoading: savingDetails }] = useUpdateBillingDetailsMutation();
-  const countries = useMemo(() => {
-    if (!taxed) return [];
-    const names = new Intl.DisplayNames(undefined, { type: 'region' });
-    return COUNTRY_CODES.map((c) => ({ value: c, label: names.of(c) ?? c })).sort((a, b) => a.label.localeCompare(b.label));
-  }, [taxed]);
+  const countries = taxed ? countryOptions() : [];
 
   /** Saves the chosen country when one is needed: false (with the field's error) when checkout must wait. */
   const saveCountry = async (): Promise<boolean> => {

@@ -1,11 +1,12 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Button, Group, Modal, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconReceipt } from '@tabler/icons-react';
 import {
   billingDetailsBody,
   billingDetailsFormValues,
-  COUNTRY_CODES,
+  countryName,
+  countryOptions,
   needsRegion,
   REASON_MAX_LENGTH,
   ReasonSchema,
@@ -43,12 +44,10 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-const countryName = (code: string) => new Intl.DisplayNames(['en'], { type: 'region' }).of(code) ?? code;
-
 /** The address as one line per part, blanks left out. */
 export function addressOf(d: BillingDetails): string[] {
   const place = [d.postalCode, d.city].filter(Boolean).join(' ');
-  return [d.line1, d.line2, [place, d.region].filter(Boolean).join(', '), countryName(d.country)].filter((l): l is string =>
+  return [d.line1, d.line2, [place, d.region].filter(Boolean).join(', '), countryName(d.country, 'en')].filter((l): l is string =>
     Boolean(l),
   );
 }
@@ -123,10 +122,6 @@ function BillingDetailsForm({
   onClose: () => void;
 }) {
   const [update, { isLoading, error }] = useUpdateCustomerBillingDetailsMutation();
-  const countries = useMemo(
-    () => COUNTRY_CODES.map((c) => ({ value: c, label: countryName(c) })).sort((a, b) => a.label.localeCompare(b.label)),
-    [],
-  );
   const form = useSchemaForm({
     schema: UpdateBillingDetailsBodySchema,
     initialValues: { ...billingDetailsFormValues(details), reason: '' },
@@ -161,7 +156,7 @@ function BillingDetailsForm({
           label="Country"
           required
           searchable
-          data={countries}
+          data={countryOptions('en')}
           {...form.field('country')}
           onChange={(v) => form.form.setFieldValue('country', v ?? '')}
         />

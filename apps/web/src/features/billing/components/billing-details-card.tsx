@@ -1,4 +1,3 @@
-import { useMemo } from 'react';
 import { Alert, Button, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconCheck } from '@tabler/icons-react';
@@ -7,7 +6,7 @@ import {
   billingDetailsBody,
   billingDetailsFormValues,
   euVatFormatOf,
-  COUNTRY_CODES,
+  countryOptions,
   needsRegion,
   TAX_ID_TYPE_LABELS,
   TAX_ID_TYPES,
@@ -77,10 +76,6 @@ export const ADDRESS_TO_CONFIRM =
 
 function BillingDetailsForm({ details, addressNeeded }: { details: BillingDetails | null; addressNeeded: boolean }) {
   const [update, { isLoading, error, reset }] = useUpdateBillingDetailsMutation();
-  const countries = useMemo(() => {
-    const names = new Intl.DisplayNames(undefined, { type: 'region' });
-    return COUNTRY_CODES.map((c) => ({ value: c, label: names.of(c) ?? c })).sort((a, b) => a.label.localeCompare(b.label));
-  }, []);
   const form = useSchemaForm({
     schema: UpdateBillingDetailsBodySchema,
     initialValues: billingDetailsFormValues(details),
@@ -125,7 +120,7 @@ function BillingDetailsForm({ details, addressNeeded }: { details: BillingDetail
             required
             searchable
             autoComplete="country"
-            data={countries}
+            data={countryOptions()}
             {...form.field('country')}
             onChange={(v) => form.form.setFieldValue('country', v ?? '')}
           />
