@@ -134,6 +134,14 @@ describe('signed-in shell on a cold load', () => {
       "the shell's chunk and styles",
     ).toHaveLength(2);
     expect(preloads(await html('/login'))).toEqual([]);
+    // The first script and the shell's code carry V8's compile hint on their first line (ADR 131).
+    const firstScript = /<script type="module" crossorigin src="([^"]+)">/.exec(await html('/app/licenses'))?.[1];
+    const shellScript = shell.find((f) => /\/assets\/app-layout-[\w-]+\.js$/.test(f));
+    for (const file of [firstScript, shellScript]) {
+      expect((await (await page.request.get(file ?? '/missing')).text()).split('\n')[0], file).toBe(
+        '//# allFunctionsCalledOnLoad',
+      );
+    }
 
     const fetched: string[] = [];
     page.on('request', (r) => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { precompress, preloadFont, sectionPage } from '../../packages/ui/build/vite-plugins';
+import { compileHints, precompress, preloadFont, sectionPage } from '../../packages/ui/build/vite-plugins';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 /** Where `vite` (dev) and `vite preview` send /api: the server's default address unless overridden. */
@@ -20,7 +20,15 @@ const isFormCode = (id: string) =>
 export default defineConfig({
   root: here('.'),
   // app.html: index.html with the signed-in shell's code preloaded, for pages under /app (docs/decisions/125).
-  plugins: [react(), preloadFont(), sectionPage('src/app/layouts/app-layout.tsx', 'app.html'), precompress()],
+  // The first screen's code (the first chunk, the kit, the signed-in shell) is compiled while it
+  // downloads (docs/decisions/131).
+  plugins: [
+    react(),
+    preloadFont(),
+    sectionPage('src/app/layouts/app-layout.tsx', 'app.html'),
+    compileHints((chunk) => chunk.isEntry || chunk.name === 'kit' || chunk.name === 'app-layout'),
+    precompress(),
+  ],
   server: {
     host: '127.0.0.1',
     port: 5173,
