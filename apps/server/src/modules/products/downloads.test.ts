@@ -145,6 +145,20 @@ describe('GET /api/products/pce/download', () => {
     }
   });
 
+  it('does not hash a file again for a request whose read of file_digests missed the row another had just written', async () => {
+    const spy = vi.spyOn(t.app.ctx.services.products.storage, 'sha256');
+    try {
+      resetReleases({ 'pce-9.1.0.iso': Buffer.alloc(1_000, 9) });
+      const first = await info();
+      // A busy database: the next request's read began before the first one's write landed.
+      await t.db.delete(fileDigests);
+      expect((await info()).sha256).toBe(first.sha256);
+      expect(spy).toHaveBeenCalledTimes(1);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('offers the first release of releases.json with its version and release notes', async () => {
     resetReleases({
       'pce-8.2.0.iso': 'new',

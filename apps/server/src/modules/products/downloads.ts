@@ -90,7 +90,11 @@ export function createDownloadService(deps: {
   const { config, db, clock, log, storage } = deps;
   let signer: Promise<UrlSigner> | undefined;
   const getSigner = () => (signer ??= downloadSecret(config.releases.secret, config.dataDir).then(createUrlSigner));
-  /** One hashing per file at a time in this process; the table shares the result across instances. */
+  /**
+   * Each file's hashing in this process (path, size and time: a replaced file is a new key), kept
+   * once done: a request whose read of the table began before another's hashing was written finds
+   * the result here instead of hashing the file again. The table shares the result across instances.
+   */
   const hashing = new Map<string, Promise<string>>();
 
   async function latestRelease(): Promise<Release> {
@@ -112,9 +116,11 @@ export function createDownloadService(deps: {
 
   /** SHA-256 from the file_digests table; computed (once) when the file is new or was replaced. */
   async function digestOf(file: ReleaseFile): Promise<string> {
+    const key = `${file.path}:${file.size}:${file.mtimeMs}`;
+    const known = hashing.get(key);
+    if (known) return known;
     const [row] = await db.select().from(fileDigests).where(eq(fileDigests.path, file.path)).limit(1);
     if (row && row.size === file.size && row.mtimeMs === file.mtimeMs) return row.sha256;
-    const key = `${file.path}:${file.size}:${file.mtimeMs}`;
     let pending = hashing.get(key);
     if (!pending) {
       pending = (async () => {
@@ -122,7 +128,9 @@ export function createDownloadService(deps: {
         const values = { path: file.path, size: file.size, mtimeMs: file.mtimeMs, sha256, computedAt: clock.now() };
         await db.insert(fileDigests).values(values).onConflictDoUpdate({ target: fileDigests.path, set: values });
         return sha256;
-      })().finally(() => hashing.delete(key));
+      })();
+      // A failed hashing is tried again by the next request.
+      pending.catch(() => hashing.delete(key));
       hashing.set(key, pending);
     }
     return pending;
