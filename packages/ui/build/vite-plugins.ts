@@ -3,7 +3,8 @@ import path from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { Plugin, Rolldown } from 'vite';
 
-// The build steps both apps share: Brotli and gzip copies beside every asset, the font preload.
+// The build steps of the apps: Brotli and gzip copies beside every asset, the font preload, the
+// section pages that preload their code, and V8's compile hint on the first screen's chunks.
 
 /** Text files worth compressing (fonts and images are compressed formats already). */
 const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|webmanifest)$/;
