@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { describe, expect, it, screenshot, uniqueEmail, type Browser } from './fixtures';
 
 /** The side menu (pages may link to the same places, e.g. the dashboard's 'Billing'). */
@@ -164,5 +164,40 @@ describe('signed-in shell on a cold load', () => {
     // did not match would be).
     const preloaded = await coldLoad('/app/licenses', licenses);
     expect(preloaded.length, preloaded.join(' ')).toBe(new Set(preloaded).size);
+  });
+
+  it("loads each page's own code in one round once the first script has run (ADR 132)", async ({ customer }) => {
+    const { page } = await customer({ email: uniqueEmail('rounds') });
+    const doc = await (await page.request.get('/app/dashboard')).text();
+    // What the page's HTML names: the first script and the shell's preloads.
+    const named = new Set([...doc.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!));
+    // Every signed-in page gets these: no page's form code or a feature's own chunk among them.
+    expect([...named].filter((f) => /\/assets\/(forms|billing|licenses|profile)-[\w-]{8}\.js$/.test(f))).toEqual([]);
+    const cdp = await page.context().newCDPSession(page);
+    for (const [path, heading] of [
+      ['/app/dashboard', /^Welcome/],
+      ['/app/licenses', 'Licenses'],
+      ['/app/billing', 'Billing'],
+      ['/app/support', 'Support'],
+    ] as const) {
+      const later: string[] = [];
+      const onRequest = (r: Request) => {
+        const file = new URL(r.url()).pathname;
+        if (r.resourceType() === 'script' && !named.has(file)) later.push(file.replace(/-[\w-]{8}\.js$/, ''));
+      };
+      page.on('request', onRequest);
+      await cdp.send('Network.clearBrowserCache');
+      await page.goto(path);
+      await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+      page.off('request', onRequest);
+      // The page's own chunk, the code its feature's dialogs share with it, and the form code on
+      // pages with a form: not one file per shared component, which a phone fetches six at a time,
+      // in rounds (the dashboard fetched 9 files, billing 11).
+      expect(later.length, `${path}: ${later.join(' ')}`).toBeLessThanOrEqual(3);
+      expect(
+        later.filter((f) => /-page$/.test(f)),
+        `${path}: ${later.join(' ')}`,
+      ).toHaveLength(1);
+    }
   });
 });

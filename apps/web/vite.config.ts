@@ -14,6 +14,18 @@ const apiTarget = process.env.PORTAL_API_URL ?? 'http://127.0.0.1:3000';
  */
 const FORM_CODE =
   /node_modules[\\/](zod|@mantine[\\/]form|mantine-form-zod-resolver|klona|fast-deep-equal|react-number-format|@mantine[\\/]core[\\/]esm[\\/]components[\\/]NumberInput)[\\/]|apps[\\/]web[\\/]src[\\/]components[\\/]form|packages[\\/]ui[\\/]src[\\/](form|field-errors)/;
+/**
+ * Our own code that pages share (the form code aside): it goes to one chunk, which the signed-in
+ * shell's page preloads, instead of a chunk of 1 KB per combination of pages that each page fetches
+ * once its own chunk has run (docs/decisions/132).
+ */
+const SHARED_CODE =
+  /apps[\\/]web[\\/]src[\\/](components|lib|features[\\/][^\\/]+[\\/]api\.ts)|packages[\\/](ui|contract)[\\/]src[\\/]/;
+/**
+ * The components a feature's page shares with its dialogs: one chunk per feature (`billing`),
+ * which only that feature's page and dialogs load.
+ */
+const FEATURE_CODE = /apps[\\/]web[\\/]src[\\/]features[\\/]([^\\/]+)[\\/]components[\\/]/;
 const isFormCode = (id: string) =>
   FORM_CODE.test(id) || (/packages[\\/]contract[\\/]src[\\/]/.test(id) && /from 'zod'/.test(readFileSync(id, 'utf8')));
 
@@ -48,7 +60,8 @@ export default defineConfig({
     // The first screen's code in one chunk (`app`); pages load lazily. Code that two or more lazy
     // chunks share goes to a few chunks by kind instead of one per combination of pages (dozens of
     // 1 KB chunks, which a phone fetches six at a time): the UI kit, the form and validation code
-    // (only pages with forms load it), and our shared components. docs/decisions/038.
+    // (only pages with forms load it), and our shared code: components, the features' API
+    // endpoints, the UI kit's and the contract's modules (docs/decisions/038, 132).
     chunkSizeWarningLimit: 600,
     rolldownOptions: {
       output: {
@@ -57,7 +70,8 @@ export default defineConfig({
             { name: 'app', tags: ['$initial'], priority: 3 },
             { name: 'kit', test: (id) => /node_modules[\\/]/.test(id) && !isFormCode(id), minShareCount: 2, priority: 2 },
             { name: 'forms', test: isFormCode, minShareCount: 2, priority: 1 },
-            { name: 'shared', test: /apps[\\/]web[\\/]src[\\/](components|lib)[\\/]/, minShareCount: 2 },
+            { name: 'shared', test: SHARED_CODE, minShareCount: 2 },
+            { name: (id) => FEATURE_CODE.exec(id)?.[1], test: FEATURE_CODE, minShareCount: 2 },
           ],
         },
       },
