@@ -192,7 +192,7 @@ describe('signed-in shell on a cold load', () => {
       page.off('request', onRequest);
       // The page's own chunk, the code its feature's dialogs share with it, and the form code on
       // pages with a form: not one file per shared component, which a phone fetches six at a time,
-      // in rounds (the dashboard fetched 9 files, billing 11).
+      // in rounds (the dashboard fetched 8 files, billing 11).
       expect(later.length, `${path}: ${later.join(' ')}`).toBeLessThanOrEqual(3);
       expect(
         later.filter((f) => /-page$/.test(f)),
