@@ -15,8 +15,14 @@ import { loadSession } from './features/auth/session';
 
 const store = makeStore();
 // Both calls start before the first render: the layouts show nothing until the session is known.
-void store.dispatch(loadSession());
+const session = store.dispatch(loadSession());
 void store.dispatch(api.endpoints.getConfig.initiate());
+// A signed-in page's reads start once the session is known, while its code loads (docs/decisions/133).
+if (window.location.pathname.startsWith('/app/')) {
+  void Promise.all([session, import('./app/layouts/app-layout')]).then(([, { startPageReads }]) =>
+    startPageReads(store, window.location),
+  );
+}
 
 const root = createRoot(document.getElementById('root')!);
 const render = (routes: ReactNode) =>

@@ -34,6 +34,9 @@ function filenameOf(disposition: string | null, fallback: string): string {
   return match?.[1] ?? fallback;
 }
 
+/** Rows per page of the licenses list (the API accepts any size up to PAGE_SIZE_MAX of the contract). */
+export const LICENSES_PAGE_SIZE = 10;
+
 export const licensesApi = api.injectEndpoints({
   endpoints: (builder) => ({
     /** GET /api/licenses/?page&size */

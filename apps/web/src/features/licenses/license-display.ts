@@ -80,6 +80,4 @@ export function validateCommand(origin: string, licenseKey: string): string {
   ].join('\n');
 }
 
-/** Rows per page (the API accepts any size up to PAGE_SIZE_MAX of the contract). */
-export const LICENSES_PAGE_SIZE = 10;
 export const NODES_PAGE_SIZE = 10;

@@ -1,0 +1,166 @@
+import { render, screen, waitFor } from '@testing-library/react';
+import { QueryStatus } from '@reduxjs/toolkit/query';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Subscription } from '@portal/contract';
+import { aSubscription } from '../test/fixtures';
+import { ada, portalConfig, Providers, userState } from '../test/render';
+import { startPageReads } from './page-reads';
+import { AppRoutes, preloadRoutes } from './router';
+import { makeStore, type AppStore } from './store';
+import { fakeFetch } from '@portal/ui/test';
+
+const days = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString();
+const running: Subscription = aSubscription({
+  stripeId: 'sub_live',
+  currentPeriodStart: days(-10),
+  currentPeriodEnd: days(20),
+  plan: 'Node license',
+  unitAmount: 2500,
+  licenseKey: 'ABCDE-FGHJK-LMNPQ-RSTUV-WXYZ2',
+});
+
+/**
+ * A customer with one running subscription. Every read has an answer: a failed read is asked again
+ * when a page subscribes to it, as it should be.
+ */
+function stubApi() {
+  const fake = fakeFetch({
+    'GET /api/config': { status: 200, body: portalConfig },
+    'GET /api/billing/subscriptions/': { status: 200, body: { items: [running] } },
+    'GET /api/billing/subscriptions/sub_live/invoices': { status: 200, body: { items: [] } },
+    'GET /api/billing/methods/': { status: 200, body: { items: [] } },
+    'GET /api/billing/details': { status: 200, body: { details: null } },
+    'GET /api/billing/prices': {
+      status: 200,
+      body: { plan: 'Node license', currency: 'usd', monthUnitAmount: 2500, yearUnitAmount: 25000 },
+    },
+    'GET /api/products/licenses': {
+      status: 200,
+      body: { licenses: 1, activeNodes: 0, maxNodes: 3, atLimit: [], expiringSoon: [], suspended: [], suspensionMessages: {} },
+    },
+    'GET /api/products/support': {
+      status: 200,
+      body: {
+        plan: 'standard',
+        planName: 'Standard support',
+        summary: 'Standard.',
+        licensedNodes: 3,
+        premiumMinNodes: 10,
+        channels: [],
+        hours: 'Weekdays',
+        responseTargets: [],
+        links: [],
+      },
+    },
+    'GET /api/products/pce/download': {
+      status: 200,
+      body: {
+        url: 'http://localhost/x',
+        expiresAt: days(1),
+        filename: 'pce-3.0.0.iso',
+        version: '3.0.0',
+        size: 10,
+        sha256: 'a'.repeat(64),
+        releaseNotesUrl: null,
+      },
+    },
+    'GET /api/licenses/': { status: 200, body: { items: [], total: 0, page: 1, size: 10 } },
+  });
+  vi.stubGlobal('fetch', fake.fn);
+  // The configuration is the shell's, asked for at start-up beside the session (main.tsx).
+  return () => fake.calls.filter((c) => c.method === 'GET' && c.path !== '/api/config').map((c) => c.path);
+}
+
+/** Until no read is in flight, including those an answer starts (a subscription's invoices). */
+async function settled(store: AppStore, reads: () => string[]) {
+  let seen = -1;
+  while (seen !== reads().length) {
+    seen = reads().length;
+    await waitFor(() => {
+      const queries = Object.values(store.getState().api.queries);
+      expect(queries.every((q) => q?.status !== QueryStatus.pending)).toBe(true);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+}
+
+/** What each page shows once all its first reads have answered (the billing details card mounts last). */
+const SHOWN: Record<string, Array<() => Promise<HTMLElement>>> = {
+  '/app/dashboard': [
+    () => screen.findByText('Standard support'),
+    () => screen.findByText('3.0.0'),
+    () => screen.findByText('0 of 3'),
+  ],
+  '/app/billing': [() => screen.findByText(/No invoices yet/), () => screen.findByLabelText('Address line 1')],
+  '/app/licenses': [() => screen.findByText('No licenses yet')],
+  '/app/support': [() => screen.findByText('Standard support')],
+  '/app/download-iso': [() => screen.findByText('Version 3.0.0')],
+};
+
+async function renderPage(store: AppStore, path: string) {
+  await preloadRoutes(path);
+  render(
+    <Providers store={store}>
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+      </MemoryRouter>
+    </Providers>,
+  );
+  await screen.findByRole('heading', { level: 1 });
+  for (const shown of SHOWN[path] ?? []) await shown();
+}
+
+const at = (path: string) => ({ pathname: path, search: '' });
+
+describe('startPageReads', () => {
+  beforeEach(() => {
+    vi.spyOn(console, 'debug').mockImplementation(() => {});
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it.each(['/app/dashboard', '/app/billing', '/app/licenses', '/app/support', '/app/download-iso'])(
+    'starts the reads %s makes as it first renders, and no other, so the page asks for nothing more',
+    async (path) => {
+      // What the page asks for by itself.
+      let reads = stubApi();
+      const alone = makeStore(userState(ada));
+      await renderPage(alone, path);
+      await settled(alone, reads);
+      const pageReads = reads();
+      document.body.innerHTML = '';
+
+      // Started ahead of the page: the same reads, then the page finds each in the cache.
+      reads = stubApi();
+      const ahead = makeStore(userState(ada));
+      startPageReads(ahead, at(path));
+      await settled(ahead, reads);
+      const started = reads();
+      expect(started.length).toBeGreaterThan(0);
+      expect(new Set(started)).toEqual(new Set(pageReads));
+      await renderPage(ahead, path);
+      await settled(ahead, reads);
+      expect(reads()).toEqual(started);
+    },
+  );
+
+  it('reads the page of the licenses list the address names', async () => {
+    const reads = stubApi();
+    const store = makeStore(userState(ada));
+    startPageReads(store, { pathname: '/app/licenses', search: '?page=3' });
+    await settled(store, reads);
+    expect(reads()).toContain('/api/licenses/?page=3&size=10');
+  });
+
+  it('asks for nothing without a session, before onboarding, or on a page it does not know', async () => {
+    const reads = stubApi();
+    startPageReads(makeStore(userState(null)), at('/app/dashboard'));
+    startPageReads(makeStore(userState({ ...ada, onboarded: false })), at('/app/dashboard'));
+    startPageReads(makeStore(userState(ada)), at('/app/profile-of-nobody'));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(reads()).toEqual([]);
+  });
+});
