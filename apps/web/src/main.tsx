@@ -10,6 +10,8 @@ import { Providers } from './app/providers';
 import { RouterProgress } from './app/router-progress';
 import { AppRoutes, preloadRoutes } from './app/router';
 import { makeStore } from './app/store';
+import { pageTitleAt } from './lib/pages';
+import { setActivePage } from './lib/state/menu-slice';
 import { api } from './lib/api';
 import { loadSession } from './features/auth/session';
 
@@ -23,6 +25,11 @@ if (window.location.pathname.startsWith('/app/')) {
     startPageReads(store, window.location),
   );
 }
+
+// The page being opened, known from the address: the side menu marks it and the document title
+// names it in the first render, instead of in a second one of the whole shell when the page says
+// so (docs/decisions/134).
+store.dispatch(setActivePage(pageTitleAt(window.location.pathname)));
 
 const root = createRoot(document.getElementById('root')!);
 const render = (routes: ReactNode) =>

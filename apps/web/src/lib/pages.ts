@@ -13,3 +13,12 @@ export const PAGES = {
 } as const;
 
 export type PageKey = keyof typeof PAGES;
+
+/**
+ * The title of the signed-in page at `pathname` (a trailing slash aside), or '' for any other
+ * address: what that page will set in `menu.activePage` once it renders.
+ */
+export function pageTitleAt(pathname: string): string {
+  const path = pathname.replace(/\/+$/, '');
+  return Object.values(PAGES).find((p) => p.path === path)?.title ?? '';
+}
