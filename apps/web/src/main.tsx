@@ -10,8 +10,6 @@ import { Providers } from './app/providers';
 import { RouterProgress } from './app/router-progress';
 import { AppRoutes, preloadRoutes } from './app/router';
 import { makeStore } from './app/store';
-import { pageTitleAt } from './lib/pages';
-import { setActivePage } from './lib/state/menu-slice';
 import { api } from './lib/api';
 import { loadSession } from './features/auth/session';
 
@@ -19,17 +17,15 @@ const store = makeStore();
 // Both calls start before the first render: the layouts show nothing until the session is known.
 const session = store.dispatch(loadSession());
 void store.dispatch(api.endpoints.getConfig.initiate());
-// A signed-in page's reads start once the session is known, while its code loads (docs/decisions/133).
+// A signed-in page, from the shell's module (whose chunk app.html preloads, and which the routes
+// below wait for): the page is marked from its address before the first render, so the side menu
+// and the document title need no second render of the shell (docs/decisions/134); its reads
+// start once the session is known, while its code loads (docs/decisions/133).
 if (window.location.pathname.startsWith('/app/')) {
-  void Promise.all([session, import('./app/layouts/app-layout')]).then(([, { startPageReads }]) =>
-    startPageReads(store, window.location),
-  );
+  const shell = import('./app/layouts/app-layout');
+  void shell.then(({ markOpenedPage }) => markOpenedPage(store.dispatch, window.location));
+  void Promise.all([session, shell]).then(([, { startPageReads }]) => startPageReads(store, window.location));
 }
-
-// The page being opened, known from the address: the side menu marks it and the document title
-// names it in the first render, instead of in a second one of the whole shell when the page says
-// so (docs/decisions/134).
-store.dispatch(setActivePage(pageTitleAt(window.location.pathname)));
 
 const root = createRoot(document.getElementById('root')!);
 const render = (routes: ReactNode) =>

@@ -3,7 +3,9 @@ import { dashboardApi } from '../features/dashboard/api';
 import { downloadsApi } from '../features/downloads/api';
 import { LICENSES_PAGE_SIZE, licensesApi } from '../features/licenses/api';
 import { supportApi } from '../features/support/api';
+import { pageTitleAt } from '../lib/pages';
 import type { AppDispatch, ClientState } from '../lib/state/hooks';
+import { setActivePage } from '../lib/state/menu-slice';
 
 type Reads = (dispatch: AppDispatch, search: URLSearchParams) => void;
 
@@ -70,4 +72,13 @@ export function startPageReads(
   if (!authenticated || !profile?.onboarded) return;
   const pathname = location.pathname.replace(/\/+$/, '');
   PAGE_READS[pathname]?.(store.dispatch, new URLSearchParams(location.search));
+}
+
+/**
+ * Marks the signed-in page at `location` in `menu.activePage` before the first render: the side
+ * menu and the document title show it at once, and the page, which sets the same title as it
+ * renders, changes nothing (a first change from '' redrew the whole shell: docs/decisions/134).
+ */
+export function markOpenedPage(dispatch: AppDispatch, location: Pick<Location, 'pathname'>): void {
+  dispatch(setActivePage(pageTitleAt(location.pathname)));
 }
