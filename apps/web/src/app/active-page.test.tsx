@@ -1,10 +1,9 @@
-import { render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PAGES, pageTitleAt } from '../lib/pages';
 import { setActivePage } from '../lib/state/menu-slice';
-import { ada, portalConfig, Providers, userState } from '../test/render';
-import { AppRoutes, preloadRoutes } from './router';
+import { ada, portalConfig, userState } from '../test/render';
+import { renderAppAt } from '../test/render-app';
 import { makeStore } from './store';
 import { fakeFetch } from '@portal/ui/test';
 
@@ -40,14 +39,7 @@ describe('the page opened first', () => {
     store.dispatch(setActivePage(pageTitleAt(path)));
     const titles: string[] = [];
     store.subscribe(() => titles.push(store.getState().menu.activePage));
-    await preloadRoutes(path);
-    render(
-      <Providers store={store}>
-        <MemoryRouter initialEntries={[path]}>
-          <AppRoutes />
-        </MemoryRouter>
-      </Providers>,
-    );
+    await renderAppAt(store, path);
     await screen.findByRole('heading', { level: 1 });
     // The side menu marks it (Access Control's entry is disabled: no link).
     if (path !== PAGES.accessControl.path) {

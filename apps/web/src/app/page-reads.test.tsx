@@ -1,12 +1,11 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { QueryStatus } from '@reduxjs/toolkit/query';
-import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Subscription } from '@portal/contract';
-import { aSubscription } from '../test/fixtures';
-import { ada, portalConfig, Providers, userState } from '../test/render';
+import { aDownload, aSubscription, aSupportPlan } from '../test/fixtures';
+import { ada, portalConfig, userState } from '../test/render';
+import { renderAppAt } from '../test/render-app';
 import { startPageReads } from './page-reads';
-import { AppRoutes, preloadRoutes } from './router';
 import { makeStore, type AppStore } from './store';
 import { fakeFetch } from '@portal/ui/test';
 
@@ -39,32 +38,8 @@ function stubApi() {
       status: 200,
       body: { licenses: 1, activeNodes: 0, maxNodes: 3, atLimit: [], expiringSoon: [], suspended: [], suspensionMessages: {} },
     },
-    'GET /api/products/support': {
-      status: 200,
-      body: {
-        plan: 'standard',
-        planName: 'Standard support',
-        summary: 'Standard.',
-        licensedNodes: 3,
-        premiumMinNodes: 10,
-        channels: [],
-        hours: 'Weekdays',
-        responseTargets: [],
-        links: [],
-      },
-    },
-    'GET /api/products/pce/download': {
-      status: 200,
-      body: {
-        url: 'http://localhost/x',
-        expiresAt: days(1),
-        filename: 'pce-3.0.0.iso',
-        version: '3.0.0',
-        size: 10,
-        sha256: 'a'.repeat(64),
-        releaseNotesUrl: null,
-      },
-    },
+    'GET /api/products/support': { status: 200, body: aSupportPlan(3) },
+    'GET /api/products/pce/download': { status: 200, body: aDownload(days(1)) },
     'GET /api/licenses/': { status: 200, body: { items: [], total: 0, page: 1, size: 10 } },
   });
   vi.stubGlobal('fetch', fake.fn);
@@ -99,14 +74,7 @@ const SHOWN: Record<string, Array<() => Promise<HTMLElement>>> = {
 };
 
 async function renderPage(store: AppStore, path: string) {
-  await preloadRoutes(path);
-  render(
-    <Providers store={store}>
-      <MemoryRouter initialEntries={[path]}>
-        <AppRoutes />
-      </MemoryRouter>
-    </Providers>,
-  );
+  await renderAppAt(store, path);
   await screen.findByRole('heading', { level: 1 });
   for (const shown of SHOWN[path] ?? []) await shown();
 }

@@ -1,4 +1,4 @@
-import type { Subscription } from '@portal/contract';
+import type { DownloadInfo, Subscription, SupportInfo } from '@portal/contract';
 import type { SubscriptionModalProps } from '../lib/state/menu-slice';
 
 /** A subscription modal's props for tests that care about one or two of them. */
@@ -29,5 +29,33 @@ export function aSubscription(
     currency: 'usd',
     paymentFailing: null,
     ...fields,
+  };
+}
+
+/** The standard support plan as GET /api/products/support answers it, for `licensedNodes` nodes. */
+export function aSupportPlan(licensedNodes: number): SupportInfo {
+  return {
+    plan: 'standard',
+    planName: 'Standard support',
+    summary: 'Standard.',
+    licensedNodes,
+    premiumMinNodes: 10,
+    channels: [],
+    hours: 'Weekdays',
+    responseTargets: [],
+    links: [],
+  };
+}
+
+/** The latest ISO (version 3.0.0) as GET /api/products/pce/download answers it, its link valid until `expiresAt`. */
+export function aDownload(expiresAt: string): DownloadInfo {
+  return {
+    url: 'http://localhost/x',
+    expiresAt,
+    filename: 'pce-3.0.0.iso',
+    version: '3.0.0',
+    size: 10,
+    sha256: 'a'.repeat(64),
+    releaseNotesUrl: null,
   };
 }

@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { aDownload, aSupportPlan } from '../../test/fixtures';
 import { ada, renderRoutes, userState } from '../../test/render';
 import { DashboardPage } from './dashboard-page';
 import { fakeFetch } from '@portal/ui/test';
@@ -31,32 +32,8 @@ describe('DashboardPage (composed)', () => {
         },
       },
       'GET /api/billing/methods/': { status: 200, body: { items: [] } },
-      'GET /api/products/support': {
-        status: 200,
-        body: {
-          plan: 'standard',
-          planName: 'Standard support',
-          summary: 'Standard.',
-          licensedNodes: 2,
-          premiumMinNodes: 10,
-          channels: [],
-          hours: 'Weekdays',
-          responseTargets: [],
-          links: [],
-        },
-      },
-      'GET /api/products/pce/download': {
-        status: 200,
-        body: {
-          url: 'http://localhost/x',
-          expiresAt: end,
-          filename: 'pce-3.0.0.iso',
-          version: '3.0.0',
-          size: 10,
-          sha256: 'a'.repeat(64),
-          releaseNotesUrl: null,
-        },
-      },
+      'GET /api/products/support': { status: 200, body: aSupportPlan(2) },
+      'GET /api/products/pce/download': { status: 200, body: aDownload(end) },
       'GET /api/products/licenses': {
         status: 200,
         body: { licenses: 1, activeNodes: 0, maxNodes: 2, atLimit: [], expiringSoon: [], suspended: [], suspensionMessages: {} },
