@@ -23,8 +23,12 @@ void store.dispatch(api.endpoints.getConfig.initiate());
 // start once the session is known, while its code loads (docs/decisions/133).
 if (window.location.pathname.startsWith('/app/')) {
   const shell = import('./app/layouts/app-layout');
-  void shell.then(({ markOpenedPage }) => markOpenedPage(store.dispatch, window.location));
-  void Promise.all([session, shell]).then(([, { startPageReads }]) => startPageReads(store, window.location));
+  // A failed load of the shell's code is shown by the routes, which wait for it too.
+  const ignore = () => undefined;
+  shell.then(({ markOpenedPage }) => markOpenedPage(store.dispatch, window.location)).catch(ignore);
+  Promise.all([session, shell])
+    .then(([, { startPageReads }]) => startPageReads(store, window.location))
+    .catch(ignore);
 }
 
 const root = createRoot(document.getElementById('root')!);

@@ -1,19 +1,13 @@
 import { billingApi } from '../features/billing/api';
 import { dashboardApi } from '../features/dashboard/api';
 import { downloadsApi } from '../features/downloads/api';
-import { LICENSES_PAGE_SIZE, licensesApi } from '../features/licenses/api';
+import { LICENSES_PAGE_SIZE, licensesApi, listPageAt } from '../features/licenses/api';
 import { supportApi } from '../features/support/api';
 import { pageTitleAt } from '../lib/pages';
 import type { AppDispatch, ClientState } from '../lib/state/hooks';
 import { setActivePage } from '../lib/state/menu-slice';
 
 type Reads = (dispatch: AppDispatch, search: URLSearchParams) => void;
-
-/** A page number from the address (`?page=`), as the paged lists read it: 1 unless a positive integer. */
-function pageOf(search: URLSearchParams): number {
-  const n = Number(search.get('page'));
-  return Number.isInteger(n) && n >= 1 ? n : 1;
-}
 
 /** Each subscription's invoices, once the subscriptions are known (the billing page waits for them). */
 function subscriptionsAndInvoices(dispatch: AppDispatch) {
@@ -45,7 +39,7 @@ const PAGE_READS: Readonly<Record<string, Reads>> = {
   },
   '/app/licenses': (dispatch, search) => {
     dispatch(billingApi.util.prefetch('listSubscriptions', undefined, {}));
-    dispatch(licensesApi.util.prefetch('listLicenses', { page: pageOf(search), size: LICENSES_PAGE_SIZE }, {}));
+    dispatch(licensesApi.util.prefetch('listLicenses', { page: listPageAt(search), size: LICENSES_PAGE_SIZE }, {}));
   },
   '/app/support': (dispatch) => {
     dispatch(billingApi.util.prefetch('listSubscriptions', undefined, {}));

@@ -37,6 +37,12 @@ function filenameOf(disposition: string | null, fallback: string): string {
 /** Rows per page of the licenses list (the API accepts any size up to PAGE_SIZE_MAX of the contract). */
 export const LICENSES_PAGE_SIZE = 10;
 
+/** The page of the licenses list an address names (`?page=`): 1 unless a positive integer. */
+export function listPageAt(params: URLSearchParams): number {
+  const n = Number(params.get('page'));
+  return Number.isInteger(n) && n >= 1 ? n : 1;
+}
+
 export const licensesApi = api.injectEndpoints({
   endpoints: (builder) => ({
     /** GET /api/licenses/?page&size */

@@ -8,7 +8,7 @@ import { PageFrame } from '../../../components/page-frame';
 import { PAGES } from '../../../lib/pages';
 import { useAppDispatch, useAppSelector } from '../../../lib/state/hooks';
 import { setHighlight } from '../../../lib/state/license-slice';
-import { LICENSES_PAGE_SIZE, useListLicensesQuery } from '../api';
+import { LICENSES_PAGE_SIZE, listPageAt, useListLicensesQuery } from '../api';
 import type { LicenseDrawer as Drawer } from './license-drawer';
 import { trackLoad } from '../../../lib/progress';
 import { LicensesTable, LicensesTableSkeleton } from './licenses-table';
@@ -16,11 +16,6 @@ import { EmptyState, ErrorDisplay, lastPage, ListFooter } from '@portal/ui';
 
 /** Phones (below Mantine's `sm`, 768 px) get cards instead of tables and a full-width drawer. */
 const COMPACT_QUERY = '(max-width: 47.99em)';
-
-function positiveInt(value: string | null): number {
-  const n = Number(value);
-  return Number.isInteger(n) && n >= 1 ? n : 1;
-}
 
 type DrawerComponent = ComponentType<Parameters<typeof Drawer>[0]>;
 let loadedDrawer: DrawerComponent | null = null;
@@ -113,7 +108,7 @@ function useScrollToHighlight(highlight: string | null) {
 /** /app/licenses: the customer's license keys, the nodes on each, and what can be done with them. */
 export function LicensesPage() {
   const [params, setParams] = useSearchParams();
-  const page = positiveInt(params.get('page'));
+  const page = listPageAt(params);
   const openKey = params.get('license');
   // Read at once (no server rendering here), so a phone never flashes the table first.
   const compact = useMediaQuery(COMPACT_QUERY, undefined, { getInitialValueInEffect: false });
