@@ -20,14 +20,16 @@ void store.dispatch(api.endpoints.getConfig.initiate());
 // A signed-in page, from the shell's module (whose chunk app.html preloads, and which the routes
 // below wait for): the page is marked from its address before the first render, so the side menu
 // and the document title need no second render of the shell (docs/decisions/134); its reads
-// start once the session is known, while its code loads (docs/decisions/133).
+// start once the session is known, while its code loads (docs/decisions/133), and the routes wait
+// for their answers (docs/decisions/136). On other pages `firstReads` is settled at once.
+let firstReads: Promise<unknown> = Promise.resolve();
 if (window.location.pathname.startsWith('/app/')) {
   const shell = import('./app/layouts/app-layout');
   // A failed load of the shell's code is shown by the routes, which wait for it too.
   const ignore = () => undefined;
   shell.then(({ markOpenedPage }) => markOpenedPage(store.dispatch, window.location)).catch(ignore);
-  Promise.all([session, shell])
-    .then(([, { startPageReads }]) => startPageReads(store, window.location))
+  firstReads = Promise.all([session, shell])
+    .then(([, { answeredOrLater, startPageReads }]) => answeredOrLater(startPageReads(store, window.location)))
     .catch(ignore);
 }
 
@@ -45,7 +47,9 @@ const render = (routes: ReactNode) =>
 render(null);
 // As a transition: React renders it in slices of a few milliseconds instead of one long task that
 // holds the main thread (on a phone the signed-in shell and its page take a few hundred ms).
-void preloadRoutes(window.location).then(() =>
+// A signed-in page also waits for its first reads (a second at most): it renders once, with its data,
+// and no answer arriving during the render makes React start it again in one task (docs/decisions/136).
+void Promise.all([preloadRoutes(window.location), firstReads]).then(() =>
   startTransition(() =>
     render(
       <BrowserRouter>

@@ -5,7 +5,7 @@ import type { Subscription } from '@portal/contract';
 import { aDownload, aSubscription, aSupportPlan } from '../test/fixtures';
 import { ada, portalConfig, userState } from '../test/render';
 import { renderAppAt } from '../test/render-app';
-import { startPageReads } from './page-reads';
+import { answeredOrLater, FIRST_READS_WAIT_MS, startPageReads } from './page-reads';
 import { makeStore, type AppStore } from './store';
 import { fakeFetch } from '@portal/ui/test';
 
@@ -104,9 +104,12 @@ describe('startPageReads', () => {
       // Started ahead of the page: the same reads, then the page finds each in the cache.
       reads = stubApi();
       const ahead = makeStore(userState(ada));
-      startPageReads(ahead, at(path));
-      await settled(ahead, reads);
+      // Its promise settles once every read has answered, those an answer starts included.
+      await startPageReads(ahead, at(path));
       const started = reads();
+      expect(Object.values(ahead.getState().api.queries).every((q) => q?.status === QueryStatus.fulfilled)).toBe(true);
+      await settled(ahead, reads);
+      expect(reads()).toEqual(started);
       expect(started.length).toBeGreaterThan(0);
       expect(new Set(started)).toEqual(new Set(pageReads));
       await renderPage(ahead, path);
@@ -118,17 +121,52 @@ describe('startPageReads', () => {
   it('reads the page of the licenses list the address names', async () => {
     const reads = stubApi();
     const store = makeStore(userState(ada));
-    startPageReads(store, { pathname: '/app/licenses', search: '?page=3' });
-    await settled(store, reads);
+    await startPageReads(store, { pathname: '/app/licenses', search: '?page=3' });
     expect(reads()).toContain('/api/licenses/?page=3&size=10');
   });
 
   it('asks for nothing without a session, before onboarding, or on a page it does not know', async () => {
     const reads = stubApi();
-    startPageReads(makeStore(userState(null)), at('/app/dashboard'));
-    startPageReads(makeStore(userState({ ...ada, onboarded: false })), at('/app/dashboard'));
-    startPageReads(makeStore(userState(ada)), at('/app/profile-of-nobody'));
+    await startPageReads(makeStore(userState(null)), at('/app/dashboard'));
+    await startPageReads(makeStore(userState({ ...ada, onboarded: false })), at('/app/dashboard'));
+    await startPageReads(makeStore(userState(ada)), at('/app/profile-of-nobody'));
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(reads()).toEqual([]);
+  });
+
+  it('settles once a read has failed as well', async () => {
+    const failing = fakeFetch({ 'GET /api/licenses/': { status: 500, body: { error: 'Internal error' } } });
+    vi.stubGlobal('fetch', failing.fn);
+    const store = makeStore(userState(ada));
+    await startPageReads(store, at('/app/licenses'));
+    const queries = Object.values(store.getState().api.queries);
+    expect(queries.map((q) => q?.status)).toContain(QueryStatus.rejected);
+    expect(queries.every((q) => q?.status !== QueryStatus.pending)).toBe(true);
+  });
+});
+
+describe('answeredOrLater', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('settles with the reads, or after FIRST_READS_WAIT_MS when they have not answered by then', async () => {
+    vi.useFakeTimers();
+    let answered = false;
+    void answeredOrLater(Promise.resolve()).then(() => (answered = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(answered).toBe(true);
+
+    let late = false;
+    void answeredOrLater(new Promise(() => {})).then(() => (late = true));
+    await vi.advanceTimersByTimeAsync(FIRST_READS_WAIT_MS - 1);
+    expect(late).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(late).toBe(true);
+
+    let failed = false;
+    void answeredOrLater(Promise.reject(new Error('offline'))).then(() => (failed = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(failed).toBe(true);
   });
 });

@@ -7,15 +7,18 @@ import { pageTitleAt } from '../lib/pages';
 import type { AppDispatch, ClientState } from '../lib/state/hooks';
 import { setActivePage } from '../lib/state/menu-slice';
 
-type Reads = (dispatch: AppDispatch, search: URLSearchParams) => void;
+type Reads = (dispatch: AppDispatch, search: URLSearchParams) => PromiseLike<unknown>[];
 
 /** Each subscription's invoices, once the subscriptions are known (the billing page waits for them). */
-function subscriptionsAndInvoices(dispatch: AppDispatch) {
-  const subscriptions = dispatch(billingApi.endpoints.listSubscriptions.initiate(undefined, { subscribe: false }));
-  void subscriptions.then(({ data }) => {
-    for (const s of data?.items ?? []) dispatch(billingApi.util.prefetch('listInvoices', s.stripeId, {}));
-  });
+function subscriptionsAndInvoices(dispatch: AppDispatch): PromiseLike<unknown> {
+  return dispatch(billingApi.endpoints.listSubscriptions.initiate(undefined, { subscribe: false })).then(({ data }) =>
+    Promise.all(
+      (data?.items ?? []).map((s) => dispatch(billingApi.endpoints.listInvoices.initiate(s.stripeId, { subscribe: false }))),
+    ),
+  );
 }
+
+const once = { subscribe: false } as const;
 
 /**
  * The reads each signed-in page makes as it first renders (its own and the shell's: the banner of a
@@ -23,49 +26,50 @@ function subscriptionsAndInvoices(dispatch: AppDispatch) {
  * with the pages: a read missing here is only made later, by the page, as before.
  */
 const PAGE_READS: Readonly<Record<string, Reads>> = {
-  '/app/dashboard': (dispatch) => {
-    dispatch(billingApi.util.prefetch('listSubscriptions', undefined, {}));
-    dispatch(billingApi.util.prefetch('listPaymentMethods', undefined, {}));
-    dispatch(dashboardApi.util.prefetch('getLicenseSummary', undefined, {}));
-    dispatch(supportApi.util.prefetch('getSupportInfo', undefined, {}));
-    dispatch(downloadsApi.util.prefetch('getDownload', undefined, {}));
-  },
-  '/app/billing': (dispatch) => {
-    subscriptionsAndInvoices(dispatch);
-    dispatch(billingApi.util.prefetch('listPaymentMethods', undefined, {}));
-    dispatch(billingApi.util.prefetch('listPrices', undefined, {}));
-    dispatch(billingApi.util.prefetch('getBillingDetails', undefined, {}));
-    dispatch(dashboardApi.util.prefetch('getLicenseSummary', undefined, {}));
-  },
-  '/app/licenses': (dispatch, search) => {
-    dispatch(billingApi.util.prefetch('listSubscriptions', undefined, {}));
-    dispatch(licensesApi.util.prefetch('listLicenses', { page: listPageAt(search), size: LICENSES_PAGE_SIZE }, {}));
-  },
-  '/app/support': (dispatch) => {
-    dispatch(billingApi.util.prefetch('listSubscriptions', undefined, {}));
-    dispatch(supportApi.util.prefetch('getSupportInfo', undefined, {}));
-  },
-  '/app/download-iso': (dispatch) => {
-    dispatch(billingApi.util.prefetch('listSubscriptions', undefined, {}));
-    dispatch(downloadsApi.util.prefetch('getDownload', undefined, {}));
-  },
+  '/app/dashboard': (dispatch) => [
+    dispatch(billingApi.endpoints.listSubscriptions.initiate(undefined, once)),
+    dispatch(billingApi.endpoints.listPaymentMethods.initiate(undefined, once)),
+    dispatch(dashboardApi.endpoints.getLicenseSummary.initiate(undefined, once)),
+    dispatch(supportApi.endpoints.getSupportInfo.initiate(undefined, once)),
+    dispatch(downloadsApi.endpoints.getDownload.initiate(undefined, once)),
+  ],
+  '/app/billing': (dispatch) => [
+    subscriptionsAndInvoices(dispatch),
+    dispatch(billingApi.endpoints.listPaymentMethods.initiate(undefined, once)),
+    dispatch(billingApi.endpoints.listPrices.initiate(undefined, once)),
+    dispatch(billingApi.endpoints.getBillingDetails.initiate(undefined, once)),
+    dispatch(dashboardApi.endpoints.getLicenseSummary.initiate(undefined, once)),
+  ],
+  '/app/licenses': (dispatch, search) => [
+    dispatch(billingApi.endpoints.listSubscriptions.initiate(undefined, once)),
+    dispatch(licensesApi.endpoints.listLicenses.initiate({ page: listPageAt(search), size: LICENSES_PAGE_SIZE }, once)),
+  ],
+  '/app/support': (dispatch) => [
+    dispatch(billingApi.endpoints.listSubscriptions.initiate(undefined, once)),
+    dispatch(supportApi.endpoints.getSupportInfo.initiate(undefined, once)),
+  ],
+  '/app/download-iso': (dispatch) => [
+    dispatch(billingApi.endpoints.listSubscriptions.initiate(undefined, once)),
+    dispatch(downloadsApi.endpoints.getDownload.initiate(undefined, once)),
+  ],
 };
 
 /**
  * Starts the reads of the signed-in page at `location` when someone onboarded is signed in
- * (docs/decisions/133). Called once the session check has answered: the answers travel while the
- * page's code loads and the shell renders, so the page's first render has them instead of a
+ * (docs/decisions/133), and answers a promise that settles once each has answered (an error is an
+ * answer; a subscription's invoices count). Called once the session check has answered: the
+ * answers travel while the page's code loads, so the page's first render has them instead of a
  * skeleton that one more render and layout replace. The pages read the same cache entries (same
  * endpoints, same arguments); a visitor without a session asks for nothing.
  */
 export function startPageReads(
   store: { dispatch: AppDispatch; getState: () => ClientState },
   location: Pick<Location, 'pathname' | 'search'>,
-): void {
+): Promise<unknown> {
   const { authenticated, profile } = store.getState().user;
-  if (!authenticated || !profile?.onboarded) return;
+  if (!authenticated || !profile?.onboarded) return Promise.resolve();
   const pathname = location.pathname.replace(/\/+$/, '');
-  PAGE_READS[pathname]?.(store.dispatch, new URLSearchParams(location.search));
+  return Promise.all(PAGE_READS[pathname]?.(store.dispatch, new URLSearchParams(location.search)) ?? []);
 }
 
 /**
@@ -75,4 +79,24 @@ export function startPageReads(
  */
 export function markOpenedPage(dispatch: AppDispatch, location: Pick<Location, 'pathname'>): void {
   dispatch(setActivePage(pageTitleAt(location.pathname)));
+}
+
+/** The longest the first render waits for the page's first reads: a slow answer shows the skeleton. */
+export const FIRST_READS_WAIT_MS = 1000;
+
+/**
+ * Settles when `reads` does, or after FIRST_READS_WAIT_MS at most. main.tsx renders the routes
+ * then (docs/decisions/136): React renders them in slices only while the store stays still, and an
+ * answer arriving during that render made React discard it and render the whole page again in one
+ * blocking task, the rule against tearing of `useSyncExternalStore` (110-230 ms on a desktop).
+ */
+export function answeredOrLater(reads: Promise<unknown>, waitMs = FIRST_READS_WAIT_MS): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, waitMs);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    reads.then(done, done);
+  });
 }

@@ -16,9 +16,9 @@ import { SideMenu } from './side-menu';
 import { TopBar } from './top-bar';
 import { shellClasses as classes } from '@portal/ui';
 
-// For main.tsx, which marks the opened page and starts its reads: this chunk is preloaded by
-// app.html, so they need no request of their own (docs/decisions/133, 134).
-export { markOpenedPage, startPageReads } from '../page-reads';
+// For main.tsx, which marks the opened page, starts its reads and waits for them: this chunk is
+// preloaded by app.html, so they need no request of their own (docs/decisions/133, 134, 136).
+export { answeredOrLater, markOpenedPage, startPageReads } from '../page-reads';
 
 // Signed-in pages show dates and prices: the locale's data loads while the session is asked for,
 // rather than in the render that shows the first of them (docs/decisions/127).
