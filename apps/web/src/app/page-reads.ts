@@ -9,16 +9,15 @@ import { setActivePage } from '../lib/state/menu-slice';
 
 type Reads = (dispatch: AppDispatch, search: URLSearchParams) => PromiseLike<unknown>[];
 
+/** Asked without a subscription of its own: the page subscribes to the same cache entry as it renders. */
+const once = { subscribe: false } as const;
+
 /** Each subscription's invoices, once the subscriptions are known (the billing page waits for them). */
 function subscriptionsAndInvoices(dispatch: AppDispatch): PromiseLike<unknown> {
-  return dispatch(billingApi.endpoints.listSubscriptions.initiate(undefined, { subscribe: false })).then(({ data }) =>
-    Promise.all(
-      (data?.items ?? []).map((s) => dispatch(billingApi.endpoints.listInvoices.initiate(s.stripeId, { subscribe: false }))),
-    ),
+  return dispatch(billingApi.endpoints.listSubscriptions.initiate(undefined, once)).then(({ data }) =>
+    Promise.all((data?.items ?? []).map((s) => dispatch(billingApi.endpoints.listInvoices.initiate(s.stripeId, once)))),
   );
 }
-
-const once = { subscribe: false } as const;
 
 /**
  * The reads each signed-in page makes as it first renders (its own and the shell's: the banner of a
