@@ -86,7 +86,13 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 
   const clock = overrides.clock ?? systemClock;
   const database =
-    overrides.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: app.log }));
+    overrides.database ??
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      queryTimeoutMs: config.databaseTimeoutMs,
+      log: app.log,
+    }));
   const mailer =
     overrides.mailer ??
     (config.smtpUrl

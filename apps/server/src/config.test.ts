@@ -12,7 +12,12 @@ describe('loadConfig', () => {
       secureCookies: false,
     });
     expect(c.databaseUrl).toBeUndefined();
+    expect(c.databaseTimeoutMs).toBe(5_000);
     expect(c.releases.demo).toBe(true);
+  });
+
+  it('reads how long requests wait for PostgreSQL from DATABASE_TIMEOUT_MS', () => {
+    expect(loadConfig({ DATABASE_TIMEOUT_MS: '30000' }).databaseTimeoutMs).toBe(30_000);
   });
 
   it.each([
@@ -45,6 +50,8 @@ describe('loadConfig', () => {
   it.each([
     [{ PORT: 'abc' }, 'PORT'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ DATABASE_TIMEOUT_MS: '0' }, 'DATABASE_TIMEOUT_MS'],
+    [{ DATABASE_TIMEOUT_MS: '5s' }, 'DATABASE_TIMEOUT_MS'],
     [{ PUBLIC_URL: 'localhost:3000' }, 'PUBLIC_URL'],
     [{ CURRENCY: 'dollars' }, 'CURRENCY'],
     [{ GOOGLE_CLIENT_ID: 'id' }, 'GOOGLE_CLIENT_SECRET'],

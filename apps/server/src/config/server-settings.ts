@@ -27,6 +27,8 @@ export const ServerEnvSchema = z.object({
     return parts.join(',');
   }),
   DATABASE_URL: url(['postgres:', 'postgresql:']),
+  /** How long a request waits for a PostgreSQL connection, and then for each query, before it answers 503. */
+  DATABASE_TIMEOUT_MS: int(5_000, 100, 600_000),
   SMTP_URL: url(['smtp:', 'smtps:']),
   MAIL_FROM: z.string().default('Customer Portal <no-reply@localhost>'),
   REDIS_URL: url(['redis:', 'rediss:']),
@@ -69,6 +71,7 @@ export function serverSettings(e: ServerEnv) {
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     databaseUrl: e.DATABASE_URL,
+    databaseTimeoutMs: e.DATABASE_TIMEOUT_MS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     redisUrl: e.REDIS_URL,

@@ -47,7 +47,10 @@ export type OpenOptions = {
   dataDir?: string;
   pglite?: PGlite;
   poolSize?: number;
-  /** How long a query may take before it fails (a 503 for requests); 5 s unless given. */
+  /**
+   * How long a query may take, and how long one waits for a free connection, before it fails (a 503
+   * for requests); 5 s unless given.
+   */
   queryTimeoutMs?: number;
   /** Where a lost notification connection is reported (the server's logger). */
   log?: { warn: (details: Record<string, unknown>, message: string) => void };
@@ -59,7 +62,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: opts.poolSize ?? 10,
-      connectionTimeoutMillis: 5_000,
+      connectionTimeoutMillis: opts.queryTimeoutMs ?? 5_000,
       idleTimeoutMillis: 30_000,
       // A database host that stops answering must not hang requests: fail them (503) instead.
       query_timeout: opts.queryTimeoutMs ?? 5_000,

@@ -134,4 +134,37 @@ describe.skipIf(!reachable && !process.env.CI)('transactions on a PostgreSQL poo
     // Before, this waited forever for the connection the failed BEGIN had kept.
     await database.close();
   });
+
+  it('is what openDatabase gives: its timeout (DATABASE_TIMEOUT_MS) bounds both a query and the wait for a connection', async () => {
+    const database = await openDatabase({ databaseUrl: url, poolSize: 1, queryTimeoutMs: 300 });
+    try {
+      // Drizzle wraps the driver's error: the reason is its cause.
+      const reason = (query: Promise<unknown>) =>
+        query.then(
+          () => 'answered',
+          (err: Error) => ((err.cause as Error | undefined) ?? err).message,
+        );
+      expect(await reason(database.db.execute(sql`select pg_sleep(30)`))).toBe('Query read timeout');
+      // The only connection is held while a second caller waits for it.
+      let release!: () => void;
+      let entered!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const inside = new Promise<void>((resolve) => (entered = resolve));
+      const holding = database.db.transaction(async (tx) => {
+        await tx.execute(sql`select 1`);
+        entered();
+        await held;
+      });
+      await inside;
+      const waiting = reason(database.db.execute(sql`select 2`));
+      // Freed 3 s later: a timer set after the pool's own 300 ms one, so Node fires that one first
+      // however slow the machine (a pool waiting its former fixed 5 s got the connection instead).
+      setTimeout(release, 3_000);
+      expect(await waiting).toBe('timeout exceeded when trying to connect');
+      await holding;
+      await database.ping();
+    } finally {
+      await database.close();
+    }
+  });
 });

@@ -26,6 +26,8 @@ type Person = { email: string; cookie: string; id: string };
 const people: Person[] = [];
 const DAY = 86_400_000;
 
+/** The rollup figures that were not zero after some run (the property must have moved them). */
+const moved = new Set<string>();
 /** Changes that went through, by kind of step (the property must have exercised them). */
 const done = new Map<string, number>();
 let current = '';
@@ -268,14 +270,16 @@ describe('the console rollups', () => {
         for (const s of list) await run(s);
         const { kept, recounted } = await keptAndRecounted();
         expect(kept).toEqual(recounted);
+        for (const c of kept.counters as Array<{ name: string }>) moved.add(c.name);
+        if (kept.days.length > 0) moved.add('days');
       }),
       { numRuns: 15, examples: [[everyKind]] },
     );
-    // The runs made each kind of figure move (a property over nothing proves nothing).
-    const { kept } = await keptAndRecounted();
-    const names = (kept.counters as Array<{ name: string }>).map((c) => c.name);
-    expect(names).toEqual(expect.arrayContaining(['customers', 'invoices', 'licenses', 'subscriptions_with_customer']));
-    expect(kept.days.length).toBeGreaterThan(0);
+    // The runs made each kind of figure move (a property over nothing proves nothing): counted after
+    // each run, since a random run may end with every subscription cancelled or its customer deleted.
+    expect([...moved]).toEqual(
+      expect.arrayContaining(['customers', 'invoices', 'licenses', 'subscriptions_with_customer', 'days']),
+    );
     for (const kind of ['checkout', 'quantity', 'interval', 'cancel', 'cancelNow', 'renew', 'refund', 'credit', 'card']) {
       expect(done.get(kind) ?? 0, kind).toBeGreaterThan(0);
     }
