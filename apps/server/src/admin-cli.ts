@@ -157,7 +157,12 @@ const openServerDatabase: OpenDatabase = async (config) => {
     }
   }
   try {
-    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
+    const database = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      poolSize: 2,
+      timeoutMs: config.databaseTimeoutMs,
+    });
     const done = async () => {
       try {
         await database.close();

@@ -90,7 +90,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     (await openDatabase({
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
-      queryTimeoutMs: config.databaseTimeoutMs,
+      timeoutMs: config.databaseTimeoutMs,
       log: app.log,
     }));
   const mailer =

@@ -45,7 +45,7 @@ async function main() {
     database = await openDatabase({
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
-      queryTimeoutMs: config.databaseTimeoutMs,
+      timeoutMs: config.databaseTimeoutMs,
       log: { warn: (details, message) => logs.to?.warn(details, message) },
     });
   } catch (err) {

@@ -59,7 +59,7 @@ export async function createTestDatabase(): Promise<Database & { url?: string }>
   target.pathname = `/${name}`;
   // The query timeout is a hang guard here, not the server's 5 s: on a busy machine (CI runs the
   // browser tests beside this run) a plain count waited past 5 s for the CPU and failed the test.
-  const database = await openDatabase({ databaseUrl: target.toString(), poolSize: 20, queryTimeoutMs: 120_000 });
+  const database = await openDatabase({ databaseUrl: target.toString(), poolSize: 20, timeoutMs: 120_000 });
   return {
     ...database,
     url: target.toString(),

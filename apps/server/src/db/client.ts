@@ -48,10 +48,10 @@ export type OpenOptions = {
   pglite?: PGlite;
   poolSize?: number;
   /**
-   * How long a query may take, and how long one waits for a free connection, before it fails (a 503
-   * for requests); 5 s unless given.
+   * How long one waits for a free connection, and then how long a query may take, before it fails (a
+   * 503 for requests): DATABASE_TIMEOUT_MS, 5 s unless given.
    */
-  queryTimeoutMs?: number;
+  timeoutMs?: number;
   /** Where a lost notification connection is reported (the server's logger). */
   log?: { warn: (details: Record<string, unknown>, message: string) => void };
 };
@@ -62,10 +62,10 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: opts.poolSize ?? 10,
-      connectionTimeoutMillis: opts.queryTimeoutMs ?? 5_000,
+      connectionTimeoutMillis: opts.timeoutMs ?? 5_000,
       idleTimeoutMillis: 30_000,
       // A database host that stops answering must not hang requests: fail them (503) instead.
-      query_timeout: opts.queryTimeoutMs ?? 5_000,
+      query_timeout: opts.timeoutMs ?? 5_000,
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
     });

@@ -100,7 +100,7 @@ describe.skipIf(!reachable && !process.env.CI)('transactions on a PostgreSQL poo
     // Its failure is taken at once (awaited later, it would count as an unhandled rejection).
     const sleeping = db
       .transaction(async (tx) => {
-        await tx.execute(sql`select pg_sleep(30)`);
+        await tx.execute(sql`select pg_sleep(5)`);
       })
       .then(
         () => undefined,
@@ -136,7 +136,7 @@ describe.skipIf(!reachable && !process.env.CI)('transactions on a PostgreSQL poo
   });
 
   it('is what openDatabase gives: its timeout (DATABASE_TIMEOUT_MS) bounds both a query and the wait for a connection', async () => {
-    const database = await openDatabase({ databaseUrl: url, poolSize: 1, queryTimeoutMs: 300 });
+    const database = await openDatabase({ databaseUrl: url, poolSize: 1, timeoutMs: 300 });
     try {
       // Drizzle wraps the driver's error: the reason is its cause.
       const reason = (query: Promise<unknown>) =>
@@ -144,7 +144,7 @@ describe.skipIf(!reachable && !process.env.CI)('transactions on a PostgreSQL poo
           () => 'answered',
           (err: Error) => ((err.cause as Error | undefined) ?? err).message,
         );
-      expect(await reason(database.db.execute(sql`select pg_sleep(30)`))).toBe('Query read timeout');
+      expect(await reason(database.db.execute(sql`select pg_sleep(5)`))).toBe('Query read timeout');
       // The only connection is held while a second caller waits for it.
       let release!: () => void;
       let entered!: () => void;
