@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  PATIENT_DATABASE,
   cleanup,
   createDatabase,
   honouringRetryAfter,
@@ -184,6 +185,8 @@ describe.skipIf(!reachable && !process.env.CI)('billing under kill -9', () => {
     RATE_LIMIT_AUTH: '0',
     RATE_LIMIT_LINK_PER_ADDRESS: '0',
     RATE_LIMIT_LICENSE: '0',
+    // A sign-in answered 503 after the default 5 s in a CI run, before any kill.
+    ...PATIENT_DATABASE,
   });
 
   it('kill -9 during checkouts: each purchase is whole or absent, a retry with its key charges once, receipts go out', async () => {

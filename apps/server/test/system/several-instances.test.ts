@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateLicenseKey } from '../../src/modules/licenses/license-key';
 import {
+  PATIENT_DATABASE,
   cleanup,
   createDatabase,
   honouringRetryAfter,
@@ -45,6 +46,7 @@ describe.skipIf(!reachable && !process.env.CI)('several instances on one Postgre
       RATE_LIMIT_AUTH: '0',
       // The license tests poll validation many times a second.
       RATE_LIMIT_LICENSE: '0',
+      ...PATIENT_DATABASE,
     };
     // Both start at once against an empty database: one migrates under the advisory lock, the other waits.
     [a, b] = await Promise.all([startServer({ env }), startServer({ env })]);

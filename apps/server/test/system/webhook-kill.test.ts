@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { secretBox } from '../../src/lib/secret-box';
 import { generateWebhookSecret } from '../../src/modules/webhooks/webhook-signing';
 import {
+  PATIENT_DATABASE,
   cleanup,
   createDatabase,
   query,
@@ -61,6 +62,7 @@ describe.skipIf(!reachable && !process.env.CI)('webhooks under kill -9', () => {
       WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32',
       RATE_LIMIT_AUTH: '0',
       RATE_LIMIT_LINK_PER_ADDRESS: '0',
+      ...PATIENT_DATABASE,
     };
     let server = await startServer({ env });
     // The endpoint as the console stores it: the secret sealed with the server's secret.
