@@ -100,7 +100,8 @@ describe.skipIf(!reachable && !process.env.CI)('transactions on a PostgreSQL poo
     // Its failure is taken at once (awaited later, it would count as an unhandled rejection).
     const sleeping = db
       .transaction(async (tx) => {
-        await tx.execute(sql`select pg_sleep(5)`);
+        // Longer than the pool's query timeout: the transaction cannot end well on its own.
+        await tx.execute(sql`select pg_sleep(30)`);
       })
       .then(
         () => undefined,
