@@ -59,13 +59,14 @@ export type OpenOptions = {
 /** Opens PostgreSQL when a URL is given, else PGlite in `$DATA_DIR/db`, and applies migrations. */
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) {
+    const timeoutMs = opts.timeoutMs ?? 5_000;
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: opts.poolSize ?? 10,
-      connectionTimeoutMillis: opts.timeoutMs ?? 5_000,
+      connectionTimeoutMillis: timeoutMs,
       idleTimeoutMillis: 30_000,
       // A database host that stops answering must not hang requests: fail them (503) instead.
-      query_timeout: opts.timeoutMs ?? 5_000,
+      query_timeout: timeoutMs,
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
     });
