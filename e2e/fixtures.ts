@@ -279,3 +279,22 @@ export async function transitionsDone(page: Page) {
     )
     .toBe(0);
 }
+
+/**
+ * Serves `page` the signed-in pages as the server does when their first reads failed or took too
+ * long: without the answers inside (ADR 139). The page then makes its own reads over the network,
+ * where a test can hold or fail them.
+ */
+export async function withoutFirstAnswers(page: Page) {
+  await page.route(
+    (url) => url.pathname === '/app' || url.pathname.startsWith('/app/'),
+    async (route) => {
+      if (route.request().resourceType() !== 'document') return route.fallback();
+      const response = await route.fetch();
+      const body = (await response.text()).replace(/<script type="application\/json" id="first-answers">.*?<\/script>/s, '');
+      // The body is sent as text: without the encoding and length of the compressed original.
+      const { 'content-encoding': _encoding, 'content-length': _length, ...headers } = response.headers();
+      await route.fulfill({ response, body, headers });
+    },
+  );
+}

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { baseUrl, describe, expect, it, latestSignInLink, outboxMark, uniqueEmail } from './fixtures';
+import { baseUrl, describe, expect, it, latestSignInLink, outboxMark, uniqueEmail, withoutFirstAnswers } from './fixtures';
 
 /** The element focus is on: its tag and its accessible text (or the label of a field). */
 const focused = (page: Page) =>
@@ -96,6 +96,7 @@ describe('polish: errors with a working Retry', () => {
         await route.continue();
       }
     });
+    await withoutFirstAnswers(page);
     await page.goto('/app/support');
     const alert = page.getByRole('main').getByRole('alert');
     await alert.waitFor();
@@ -124,6 +125,7 @@ describe('polish: errors with a working Retry', () => {
         await route.continue();
       }
     });
+    await withoutFirstAnswers(page);
     await page.goto('/app/dashboard');
     const card = page.getByRole('region', { name: 'Support' });
     const alert = card.getByRole('alert');

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { consoleUrl, describe, expect, it } from './console-fixtures';
-import { screenshot, transitionsDone, uniqueEmail } from './fixtures';
+import { screenshot, transitionsDone, uniqueEmail, withoutFirstAnswers } from './fixtures';
 
 /**
  * The signed-in portal at 1280 and 390 px, light and dark, with realistic data: a subscriber of 12
@@ -82,6 +82,7 @@ describe('the signed-in portal at two widths and in both schemes', () => {
       await held;
       await route.continue();
     });
+    await withoutFirstAnswers(page);
     await page.goto('/app/billing');
     const skeleton = page.getByLabel('Loading billing');
     await skeleton.waitFor();
@@ -137,6 +138,7 @@ describe('the signed-in portal at two widths and in both schemes', () => {
         });
         return release;
       };
+      await withoutFirstAnswers(page);
       const subscriptions = await hold('**/api/billing/subscriptions/');
       const cards = await hold('**/api/billing/methods/');
       await page.goto('/app/billing');

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { describe, expect, it, signInByApi, uniqueEmail, type Browser } from './fixtures';
+import { describe, expect, it, signInByApi, uniqueEmail, withoutFirstAnswers, type Browser } from './fixtures';
 
 /** The side menu (pages may link to the same places). */
 const sideMenu = (page: Page) => page.getByRole('navigation', { name: 'Side menu' });
@@ -83,6 +83,7 @@ describe('the session check without an answer', () => {
           })
         : route.continue(),
     );
+    await withoutFirstAnswers(page);
     await page.goto('/app/dashboard');
     await page.getByRole('heading', { name: 'The portal could not be reached' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/app/dashboard');

@@ -206,4 +206,25 @@ describe('signed-in shell on a cold load', () => {
       ).toHaveLength(1);
     }
   });
+
+  it('opens a signed-in page with the answers of its first reads inside it, and reads later changes from the API (ADR 139)', async ({
+    customer,
+  }) => {
+    const { page } = await customer({ email: uniqueEmail('answers'), subscription: 2 });
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname.startsWith('/api/')) asked.push(`${r.method()} ${url.pathname}${url.search}`);
+    });
+    await page.goto('/app/billing');
+    await page.getByRole('heading', { level: 1, name: 'Billing' }).waitFor();
+    // The subscription and its invoice came with the page: no skeleton, no round trip.
+    await page.getByRole('table', { name: 'Invoices' }).getByRole('link', { name: /^View/ }).waitFor();
+    expect(asked, asked.join(' ')).toEqual([]);
+
+    // Later reads go to the API: another page's own reads.
+    await sideMenu(page).getByRole('link', { name: 'Support', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Support' }).waitFor();
+    await expect.poll(() => asked).toContain('GET /api/products/support');
+  });
 });

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
-import type { FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
@@ -29,6 +29,7 @@ import { asArray, registerBodyRules } from './plugins/request-bodies';
 import { registerSession, sessionCookie } from './plugins/session';
 import { registerTokenAuth } from './plugins/token-auth';
 import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes';
+import { readFirstAnswers } from './plugins/first-answers';
 import { registerJsonCompression, registerWebApp, spaPageSender } from './plugins/web-app';
 import { fileMailer, smtpMailer, type Mailer } from './providers/mail/mailer';
 import { createServices, type Services } from './services';
@@ -121,8 +122,13 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 
   const webDist = overrides.webDist ?? WEB_DIST;
   const webBuilt = overrides.serveWeb ?? existsSync(path.join(webDist, 'index.html'));
-  // The signed-in pages' copy preloads the shell's code (docs/decisions/125).
-  registerErrorHandling(app, webBuilt ? { sendPage: spaPageSender(webDist, [{ prefix: '/app', file: 'app.html' }]) } : {});
+  // The signed-in pages' copy preloads the shell's code (docs/decisions/125) and carries the
+  // answers of the page's first reads (docs/decisions/139).
+  const firstAnswers = (req: FastifyRequest) => readFirstAnswers(app, req);
+  registerErrorHandling(
+    app,
+    webBuilt ? { sendPage: spaPageSender(webDist, [{ prefix: '/app', file: 'app.html' }], { firstAnswers }) } : {},
+  );
   registerSecurity(app, { publicUrl: config.publicUrl, ...headers });
   registerJsonCompression(app);
   const shedding = registerLoadShedding(app, config.maxConcurrentRequests);

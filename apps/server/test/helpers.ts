@@ -147,15 +147,28 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}) {
   });
 }
 
-/** The real application on a fresh database, a captured mailbox and a clock tests can move. */
-export async function buildTestApp(env: Record<string, string> = {}, overrides: Pick<AppOverrides, 'webhookTransport'> = {}) {
+/**
+ * The real application on a fresh database, a captured mailbox and a clock tests can move; with
+ * `webDist`, serving that web build too.
+ */
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  overrides: Pick<AppOverrides, 'webhookTransport' | 'webDist'> = {},
+) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-data-'));
   const config = testConfig(dataDir, env);
   const database = await createTestDatabase();
   // With SMTP_URL, messages also go through the real SMTP mailer to that server.
   const mailer = memoryMailer(config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : undefined);
   const clock = manualClock(new Date());
-  const app: FastifyInstance = await buildApp(config, { database, mailer, clock, serveWeb: false, logger: false, ...overrides });
+  const app: FastifyInstance = await buildApp(config, {
+    database,
+    mailer,
+    clock,
+    serveWeb: overrides.webDist !== undefined,
+    logger: false,
+    ...overrides,
+  });
   await app.ready();
 
   /** Requests a link for `email` and returns the secret from the delivered e-mail. */

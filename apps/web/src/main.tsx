@@ -11,6 +11,7 @@ import { RouterProgress } from './app/router-progress';
 import { AppRoutes, preloadRoutes } from './app/router';
 import { makeStore } from './app/store';
 import { api } from './lib/api';
+import { endFirstAnswers } from './lib/first-answers';
 import { loadSession } from './features/auth/session';
 
 const store = makeStore();
@@ -49,12 +50,14 @@ render(null);
 // holds the main thread (on a phone the signed-in shell and its page take a few hundred ms).
 // A signed-in page also waits for its first reads (a second at most): it renders once, with its data,
 // and no answer arriving during the render makes React start it again in one task (docs/decisions/136).
-void Promise.all([preloadRoutes(window.location), firstReads]).then(() =>
+void Promise.all([preloadRoutes(window.location), firstReads]).then(() => {
+  // The answers the server sent inside the page served the first reads, and serve nothing after.
+  endFirstAnswers();
   startTransition(() =>
     render(
       <BrowserRouter>
         <AppRoutes />
       </BrowserRouter>,
     ),
-  ),
-);
+  );
+});

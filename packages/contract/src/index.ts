@@ -23,3 +23,4 @@ export * from './usage';
 export * from './staff-tokens';
 export * from './staff-audit';
 export * from './webhooks';
+export * from './first-reads';

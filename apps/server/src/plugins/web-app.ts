@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type FirstAnswers, withFirstAnswers } from './first-answers';
 
 /**
  * JSON answers at least this long are compressed. Below about one network packet compression
@@ -36,6 +37,13 @@ export function pickEncoding(header: string | string[] | undefined): Encoding | 
   return undefined;
 }
 
+/** Compresses an answer made for one request (Brotli at a fast level, or gzip), off the event loop. */
+function compress(body: Buffer, encoding: Encoding): Promise<Buffer> {
+  return encoding === 'br'
+    ? brotli(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } })
+    : gzipAsync(body, { level: 6 });
+}
+
 function addVary(reply: FastifyReply) {
   const vary = String(reply.getHeader('vary') ?? '');
   if (!/(^|,)\s*(accept-encoding|\*)\s*(,|$)/i.test(vary))
@@ -57,10 +65,7 @@ export function registerJsonCompression(app: FastifyInstance, threshold = JSON_C
     const encoding = pickEncoding(req.headers['accept-encoding']);
     if (!encoding) return payload;
     const body = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
-    const compressed =
-      encoding === 'br'
-        ? await brotli(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } })
-        : await gzipAsync(body, { level: 6 });
+    const compressed = await compress(body, encoding);
     reply.header('content-encoding', encoding);
     reply.removeHeader('content-length');
     return compressed;
@@ -86,21 +91,47 @@ export interface SectionPage {
 /** The last path segment has a file extension: a missing file, never a page of the app. */
 const looksLikeFile = (pathname: string) => /\.[a-z0-9]+$/i.test(pathname.slice(pathname.lastIndexOf('/') + 1));
 
-export type PageSender = (req: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined;
+export type PageSender = (req: FastifyRequest, reply: FastifyReply) => FastifyReply | Promise<FastifyReply> | undefined;
+
 
 /**
  * Answers a page path of the single-page app with index.html (the router takes over), or with the
  * section's own copy for a path in one of `sections` that the build made, compressed when the
- * client accepts it, never cached (a deploy must reach the next visit). Answers undefined for paths
- * that are not pages: the API, assets, and missing files such as /favicon.ico.
+ * client accepts it, never cached (a deploy must reach the next visit). With `firstAnswers`, a
+ * section's page asked for with a cookie carries the answers of its first reads when there are
+ * some (docs/decisions/139): that copy is made for the one request, and never stored. Answers
+ * undefined for paths that are not pages: the API, assets, and missing files such as /favicon.ico.
  */
-export function spaPageSender(root: string, sections: readonly SectionPage[] = []): PageSender {
+export function spaPageSender(
+  root: string,
+  sections: readonly SectionPage[] = [],
+  opts: { firstAnswers?: (req: FastifyRequest) => Promise<FirstAnswers | undefined> } = {},
+): PageSender {
   const index = loadPage(root, 'index.html');
   const pages = sections
     .filter((s) => existsSync(path.join(root, s.file)))
     .map((s) => ({ prefix: s.prefix, page: loadPage(root, s.file) }));
   const pageFor = (pathname: string) =>
     pages.find((p) => pathname === p.prefix || pathname.startsWith(`${p.prefix}/`))?.page ?? index;
+  const sendStored = (req: FastifyRequest, reply: FastifyReply, page: ReturnType<typeof loadPage>) => {
+    const encoding = pickEncoding(req.headers['accept-encoding']);
+    const body = encoding && page[encoding];
+    if (encoding && body) return reply.header('content-encoding', encoding).send(body);
+    return reply.send(page.html);
+  };
+  const sendWithAnswers = async (req: FastifyRequest, reply: FastifyReply, page: ReturnType<typeof loadPage>) => {
+    const answers = await opts.firstAnswers!(req).catch((err: unknown) => {
+      req.log.warn({ err }, 'the first reads of a page failed: the page goes out without them');
+      return undefined;
+    });
+    if (!answers) return sendStored(req, reply, page);
+    // The page holds this customer's data: kept nowhere, and never answered to another cookie.
+    reply.header('cache-control', 'no-store').header('vary', 'Accept-Encoding, Cookie');
+    const html = Buffer.from(withFirstAnswers(page.html.toString('utf8'), answers));
+    const encoding = pickEncoding(req.headers['accept-encoding']);
+    if (!encoding) return reply.send(html);
+    return reply.header('content-encoding', encoding).send(await compress(html, encoding));
+  };
   return (req, reply) => {
     const pathname = req.url.split('?')[0] ?? '/';
     const isPage =
@@ -113,10 +144,8 @@ export function spaPageSender(root: string, sections: readonly SectionPage[] = [
     reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
     addVary(reply);
     const page = pageFor(pathname);
-    const encoding = pickEncoding(req.headers['accept-encoding']);
-    const body = encoding && page[encoding];
-    if (encoding && body) return reply.header('content-encoding', encoding).send(body);
-    return reply.send(page.html);
+    if (opts.firstAnswers && page !== index && req.method === 'GET' && req.headers.cookie) return sendWithAnswers(req, reply, page);
+    return sendStored(req, reply, page);
   };
 }
 

@@ -1,10 +1,12 @@
 import { screen, waitFor } from '@testing-library/react';
 import { QueryStatus } from '@reduxjs/toolkit/query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Subscription } from '@portal/contract';
+import { FIRST_ANSWERS_ELEMENT_ID, pageFirstReads, subscriptionInvoicesPath, type Subscription } from '@portal/contract';
 import { aDownload, aSubscription, aSupportPlan } from '../test/fixtures';
 import { ada, portalConfig, userState } from '../test/render';
 import { renderAppAt } from '../test/render-app';
+import { billingApi } from '../features/billing/api';
+import { endFirstAnswers, resetFirstAnswers } from '../lib/first-answers';
 import { answeredOrLater, FIRST_READS_WAIT_MS, startPageReads } from './page-reads';
 import { makeStore, type AppStore } from './store';
 import { fakeFetch } from '@portal/ui/test';
@@ -112,6 +114,11 @@ describe('startPageReads', () => {
       expect(reads()).toEqual(started);
       expect(started.length).toBeGreaterThan(0);
       expect(new Set(started)).toEqual(new Set(pageReads));
+      // The reads whose answers the server puts in the page (docs/decisions/139).
+      const sent = pageFirstReads(path, new URLSearchParams())!;
+      expect(new Set(started)).toEqual(
+        new Set([...sent.paths, ...(sent.invoicesOfEachSubscription ? [subscriptionInvoicesPath('sub_live')] : [])].map((p) => `/api${p}`)),
+      );
       await renderPage(ahead, path);
       await settled(ahead, reads);
       expect(reads()).toEqual(started);
@@ -132,6 +139,25 @@ describe('startPageReads', () => {
     await startPageReads(makeStore(userState(ada)), at('/app/profile-of-nobody'));
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(reads()).toEqual([]);
+  });
+
+  it('takes the answers the server put in the page instead of asking, and asks again once the start-up has ended', async () => {
+    const reads = stubApi();
+    const answers = {
+      '/billing/subscriptions/': { status: 200, body: { items: [running] } },
+      '/licenses/?page=2&size=10': { status: 200, body: { items: [], total: 0, page: 2, size: 10 } },
+    };
+    document.body.innerHTML = `<script type="application/json" id="${FIRST_ANSWERS_ELEMENT_ID}">${JSON.stringify(answers)}</script>`;
+    resetFirstAnswers();
+    const store = makeStore(userState(ada));
+    await startPageReads(store, { pathname: '/app/licenses', search: '?page=2' });
+    expect(reads()).toEqual([]);
+    expect(billingApi.endpoints.listSubscriptions.select()(store.getState()).data).toEqual({ items: [running] });
+    // Read once: the element is gone, and a later read of the same path asks the API.
+    expect(document.getElementById(FIRST_ANSWERS_ELEMENT_ID)).toBeNull();
+    endFirstAnswers();
+    await store.dispatch(billingApi.endpoints.listSubscriptions.initiate(undefined, { subscribe: false, forceRefetch: true }));
+    expect(reads()).toEqual(['/api/billing/subscriptions/']);
   });
 
   it('settles once a read has failed as well', async () => {

@@ -22,7 +22,9 @@ function subscriptionsAndInvoices(dispatch: AppDispatch): PromiseLike<unknown> {
 /**
  * The reads each signed-in page makes as it first renders (its own and the shell's: the banner of a
  * failing payment reads the subscriptions), with the arguments that page gives them. Keep in step
- * with the pages: a read missing here is only made later, by the page, as before.
+ * with the pages: a read missing here is only made later, by the page, as before. The server sends
+ * the answers of the same reads inside the page (the contract's `pageFirstReads`, docs/decisions/139):
+ * the test checks the three lists agree.
  */
 const PAGE_READS: Readonly<Record<string, Reads>> = {
   '/app/dashboard': (dispatch) => [
@@ -57,8 +59,8 @@ const PAGE_READS: Readonly<Record<string, Reads>> = {
  * Starts the reads of the signed-in page at `location` when someone onboarded is signed in
  * (docs/decisions/133), and answers a promise that settles once each has answered (an error is an
  * answer; a subscription's invoices count). Called once the session check has answered: the
- * answers travel while the page's code loads, so the page's first render has them instead of a
- * skeleton that one more render and layout replace. The pages read the same cache entries (same
+ * answers travel while the page's code loads, or came inside the page (docs/decisions/139), so the
+ * page's first render has them instead of a skeleton that one more render and layout replace. The pages read the same cache entries (same
  * endpoints, same arguments); a visitor without a session asks for nothing.
  */
 export function startPageReads(

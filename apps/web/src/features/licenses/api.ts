@@ -34,14 +34,9 @@ function filenameOf(disposition: string | null, fallback: string): string {
   return match?.[1] ?? fallback;
 }
 
-/** Rows per page of the licenses list (the API accepts any size up to PAGE_SIZE_MAX of the contract). */
-export const LICENSES_PAGE_SIZE = 10;
-
-/** The page of the licenses list an address names (`?page=`): 1 unless a positive integer. */
-export function listPageAt(params: URLSearchParams): number {
-  const n = Number(params.get('page'));
-  return Number.isInteger(n) && n >= 1 ? n : 1;
-}
+// The list's page size and the page an address names: shared with the server, which sends the
+// first page's answer with the page (docs/decisions/139).
+export { LICENSES_PAGE_SIZE, licensesPageAt as listPageAt } from '@portal/contract';
 
 export const licensesApi = api.injectEndpoints({
   endpoints: (builder) => ({
