@@ -80,7 +80,7 @@ describe('a signed-in page carries the answers of its first reads', () => {
     expect(Object.keys(answersIn(page)!)).toContain('/licenses/?page=1&size=10');
   });
 
-  it("reads the page of the licenses list the address names", async () => {
+  it('reads the page of the licenses list the address names', async () => {
     const answers = answersIn((await open('/app/licenses?page=3', { cookie: buyer.cookie })).body)!;
     expect(Object.keys(answers)).toContain('/licenses/?page=3&size=10');
     expect(answers['/licenses/?page=3&size=10']?.body).toMatchObject({ page: 3, items: [] });
@@ -126,7 +126,8 @@ function fakeApp(answer: (url: string) => Promise<{ status: number; body: unknow
   return { app, asked };
 }
 
-const request = (url: string) => ({ url, method: 'GET', headers: { cookie: 'portal_session=x' }, ip: '203.0.113.9' }) as FastifyRequest;
+const request = (url: string) =>
+  ({ url, method: 'GET', headers: { cookie: 'portal_session=x' }, ip: '203.0.113.9' }) as FastifyRequest;
 const session = { user: { email: 'a@example.com', onboarded: true } };
 
 describe('readFirstAnswers', () => {
@@ -146,7 +147,9 @@ describe('readFirstAnswers', () => {
     const stalled = fakeApp(() => new Promise(() => {}));
     expect(await readFirstAnswers(stalled.app, request('/app/dashboard'), 10)).toBeUndefined();
 
-    const signedOut = fakeApp(async (url) => (url.startsWith('/api/auth/session') ? { status: 204, body: null } : { status: 200, body: {} }));
+    const signedOut = fakeApp(async (url) =>
+      url.startsWith('/api/auth/session') ? { status: 204, body: null } : { status: 200, body: {} },
+    );
     expect(await readFirstAnswers(signedOut.app, request('/app/dashboard'))).toBeUndefined();
     expect(signedOut.asked.sort()).toEqual(['/api/auth/session?optional=true', '/api/config']);
   });

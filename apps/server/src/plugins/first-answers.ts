@@ -39,7 +39,11 @@ export async function readFirstAnswers(
     const res = await app.inject({
       method: 'GET',
       url: `/api${path}`,
-      headers: { cookie, accept: 'application/json', ...(req.headers['user-agent'] ? { 'user-agent': req.headers['user-agent'] } : {}) },
+      headers: {
+        cookie,
+        accept: 'application/json',
+        ...(req.headers['user-agent'] ? { 'user-agent': req.headers['user-agent'] } : {}),
+      },
       remoteAddress: req.ip,
     });
     if (res.statusCode !== 200 || !String(res.headers['content-type'] ?? '').startsWith('application/json')) return undefined;
@@ -73,7 +77,10 @@ export async function readFirstAnswers(
  * close the element or open another.
  */
 export function withFirstAnswers(html: string, answers: FirstAnswers): string {
-  const json = JSON.stringify(answers).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const json = JSON.stringify(answers).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
   const element = `<script type="application/json" id="${FIRST_ANSWERS_ELEMENT_ID}">${json}</script>`;
   const at = html.lastIndexOf('</body>');
   return at < 0 ? html + element : `${html.slice(0, at)}${element}${html.slice(at)}`;

@@ -93,7 +93,6 @@ const looksLikeFile = (pathname: string) => /\.[a-z0-9]+$/i.test(pathname.slice(
 
 export type PageSender = (req: FastifyRequest, reply: FastifyReply) => FastifyReply | Promise<FastifyReply> | undefined;
 
-
 /**
  * Answers a page path of the single-page app with index.html (the router takes over), or with the
  * section's own copy for a path in one of `sections` that the build made, compressed when the
@@ -144,7 +143,8 @@ export function spaPageSender(
     reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
     addVary(reply);
     const page = pageFor(pathname);
-    if (opts.firstAnswers && page !== index && req.method === 'GET' && req.headers.cookie) return sendWithAnswers(req, reply, page);
+    if (opts.firstAnswers && page !== index && req.method === 'GET' && req.headers.cookie)
+      return sendWithAnswers(req, reply, page);
     return sendStored(req, reply, page);
   };
 }

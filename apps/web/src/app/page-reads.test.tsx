@@ -117,7 +117,11 @@ describe('startPageReads', () => {
       // The reads whose answers the server puts in the page (docs/decisions/139).
       const sent = pageFirstReads(path, new URLSearchParams())!;
       expect(new Set(started)).toEqual(
-        new Set([...sent.paths, ...(sent.invoicesOfEachSubscription ? [subscriptionInvoicesPath('sub_live')] : [])].map((p) => `/api${p}`)),
+        new Set(
+          [...sent.paths, ...(sent.invoicesOfEachSubscription ? [subscriptionInvoicesPath('sub_live')] : [])].map(
+            (p) => `/api${p}`,
+          ),
+        ),
       );
       await renderPage(ahead, path);
       await settled(ahead, reads);
