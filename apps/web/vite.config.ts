@@ -13,7 +13,7 @@ const apiTarget = process.env.PORTAL_API_URL ?? 'http://127.0.0.1:3000';
  * form library and number input, and our form hook. Only the pages with forms load them.
  */
 const FORM_CODE =
-  /node_modules[\\/](zod|@mantine[\\/]form|mantine-form-zod-resolver|klona|fast-deep-equal|react-number-format|@mantine[\\/]core[\\/]esm[\\/]components[\\/]NumberInput)[\\/]|apps[\\/]web[\\/]src[\\/]components[\\/]form|packages[\\/]ui[\\/]src[\\/](form|field-errors)/;
+  /node_modules[\\/](zod|@mantine[\\/]form|klona|fast-deep-equal|react-number-format|@mantine[\\/]core[\\/]esm[\\/]components[\\/]NumberInput)[\\/]|apps[\\/]web[\\/]src[\\/]components[\\/]form|packages[\\/]ui[\\/]src[\\/](form|field-errors)/;
 /**
  * Our own code that pages share (the form code aside): it goes to one chunk, which the signed-in
  * shell's page preloads, instead of a chunk of 1 KB per combination of pages that each page fetches
@@ -26,8 +26,15 @@ const SHARED_CODE =
  * which only that feature's page and dialogs load.
  */
 const FEATURE_CODE = /apps[\\/]web[\\/]src[\\/]features[\\/]([^\\/]+)[\\/]components[\\/]/;
-const isFormCode = (id: string) =>
-  FORM_CODE.test(id) || (/packages[\\/]contract[\\/]src[\\/]/.test(id) && /from 'zod'/.test(readFileSync(id, 'utf8')));
+/**
+ * Validation: zod and the contract's modules that build schemas with it. The billing page loads
+ * them once its forms show, after its first paint (docs/decisions/140); other pages with forms load
+ * them with the form code, in the same round.
+ */
+const isValidationCode = (id: string) =>
+  /node_modules[\\/]zod[\\/]/.test(id) ||
+  (/packages[\\/]contract[\\/]src[\\/]/.test(id) && /from 'zod'/.test(readFileSync(id, 'utf8')));
+const isFormCode = (id: string) => FORM_CODE.test(id) || isValidationCode(id);
 
 export default defineConfig({
   root: here('.'),
@@ -69,6 +76,14 @@ export default defineConfig({
           groups: [
             { name: 'app', tags: ['$initial'], priority: 3 },
             { name: 'kit', test: (id) => /node_modules[\\/]/.test(id) && !isFormCode(id), minShareCount: 2, priority: 2 },
+            // Without the modules they import (the contract's plain rules, which pages use as they render).
+            {
+              name: 'validation',
+              test: isValidationCode,
+              minShareCount: 2,
+              priority: 1.5,
+              includeDependenciesRecursively: false,
+            },
             { name: 'forms', test: isFormCode, minShareCount: 2, priority: 1 },
             { name: 'shared', test: SHARED_CODE, minShareCount: 2 },
             { name: (id) => FEATURE_CODE.exec(id)?.[1], test: FEATURE_CODE, minShareCount: 2 },

@@ -6,7 +6,7 @@ import {
   COUNTRY_CODES,
   countryOptions,
   euVatFormatOf,
-} from './billing-details';
+} from './billing-details-rules';
 import { countryName } from './format';
 
 describe('tax ID formats', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { QUANTITY_MAX, QUANTITY_MIN } from './constants';
+import { QUANTITY_MAX, QUANTITY_MIN, QUANTITY_REFUSALS } from './constants';
 import { itemsOf, OpaqueIdSchema } from './common';
 
 export const INTERVALS = ['month', 'year'] as const;
@@ -7,10 +7,10 @@ export type Interval = (typeof INTERVALS)[number];
 export const IntervalSchema = z.enum(INTERVALS, { error: 'The billing interval must be "month" or "year"' });
 
 export const QuantitySchema = z
-  .number({ error: 'The quantity must be a whole number' })
-  .int('The quantity must be a whole number')
-  .min(QUANTITY_MIN, `The quantity must be at least ${QUANTITY_MIN}`)
-  .max(QUANTITY_MAX, `The quantity can be at most ${QUANTITY_MAX}`);
+  .number({ error: QUANTITY_REFUSALS.whole })
+  .int(QUANTITY_REFUSALS.whole)
+  .min(QUANTITY_MIN, QUANTITY_REFUSALS.min)
+  .max(QUANTITY_MAX, QUANTITY_REFUSALS.max);
 
 export const PaymentMethodSchema = z.object({
   id: z.string(),

@@ -7,6 +7,7 @@ export * from './license-key';
 export * from './licenses';
 export * from './billing';
 export * from './billing-details';
+export * from './billing-details-rules';
 export * from './products';
 export * from './display';
 export * from './display-forms';

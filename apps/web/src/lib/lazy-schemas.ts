@@ -7,7 +7,8 @@ let loading: Promise<Schemas> | null = null;
 
 /**
  * Loads the contract's validation schemas on first use. zod is a quarter of the sign-in page's
- * JavaScript, and a guest who only looks at the page never needs it.
+ * JavaScript, and a guest who only looks at the page never needs it; the billing page's forms load
+ * theirs the same way, off the page's first paint (docs/decisions/140).
  */
 export function loadSchemas(): Promise<Schemas> {
   loading ??= import('./schemas').then((m) => (schemas = m));

@@ -1,13 +1,45 @@
-import { useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useForm, type FormErrors, type UseFormReturnType } from '@mantine/form';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
 import type { z } from 'zod';
 import { errorBody } from '../api-error';
 import { issuesByField } from '../field-errors';
 
+/**
+ * A schema, or a function that loads it: its module (and the validation library) is then not part
+ * of the page's first load, and arrives once the customer starts using the page (docs/decisions/140).
+ */
+export type SchemaSource<Schema> = Schema | (() => Promise<Schema>);
+
+const loaded = new WeakMap<() => Promise<unknown>, unknown>();
+const loading = new WeakMap<() => Promise<unknown>, Promise<unknown>>();
+
+/** The schema of `source` if it is here (a loader's once it has answered), else undefined. */
+function schemaNow<Schema>(source: SchemaSource<Schema>): Schema | undefined {
+  return typeof source === 'function' ? (loaded.get(source as () => Promise<unknown>) as Schema | undefined) : source;
+}
+
+/** The schema of `source`, loaded once per loader (a failed load is tried again next time). */
+function loadSchema<Schema>(source: SchemaSource<Schema>): Promise<Schema> {
+  if (typeof source !== 'function') return Promise.resolve(source);
+  const loader = source as () => Promise<Schema>;
+  let load = loading.get(loader) as Promise<Schema> | undefined;
+  if (!load) {
+    load = loader().then((schema) => {
+      loaded.set(loader, schema);
+      return schema;
+    });
+    load.catch(() => loading.delete(loader));
+    loading.set(loader, load);
+  }
+  return load;
+}
+
 export interface SchemaFormOptions<Values extends Record<string, unknown>, Schema extends z.ZodType> {
-  /** The contract's schema of what the form sends; its messages are the fields' messages. */
-  schema: Schema;
+  /**
+   * The contract's schema of what the form sends, or a function that loads it; its messages are
+   * the fields' messages.
+   */
+  schema: SchemaSource<Schema>;
   initialValues: Values;
   /** The schema's input made from the form's values (an optional field left blank is left out, say). */
   toInput?: (values: Values) => unknown;
@@ -55,9 +87,15 @@ export function useSchemaForm<Values extends Record<string, unknown>, Schema ext
 
   // Stable, so the kit does not rebuild its handlers on every render; it reads the latest options.
   const rules = useMemo(() => {
-    // The resolver's values are the schema's input, which need not be the form's values.
-    const schemaRules = (input: unknown) =>
-      zod4Resolver(latest.current.schema, { errorPriority: 'first' })(input as Record<string, unknown>);
+    // The schema judges its input (toInput of the form's values, which need not be the same). A
+    // schema still loading judges nothing yet: the submit waits for it (below).
+    const schemaRules = (input: unknown): FormErrors => {
+      const parsed = schemaNow(latest.current.schema)?.safeParse(input);
+      const errors: FormErrors = {};
+      // The first message of each field (its path joined with dots, as the kit names nested fields).
+      for (const issue of parsed?.error?.issues ?? []) errors[issue.path.join('.')] ??= issue.message;
+      return errors;
+    };
     return (values: Values): FormErrors => {
       const errors = schemaRules(latest.current.toInput(values));
       // The form's own rules are the more specific ones ('Enter the number of nodes' for an empty field).
@@ -78,6 +116,27 @@ export function useSchemaForm<Values extends Record<string, unknown>, Schema ext
     },
   });
 
+  // A schema loaded on demand is asked for at the customer's first key press or pointer press on
+  // the page, well before a submit can need it, and never on the page's first paint's path (a
+  // visitor who only reads the page never downloads it). A submit before it is here waits for it.
+  useEffect(() => {
+    if (schemaNow(schema)) return undefined;
+    const events = ['pointerdown', 'keydown'] as const;
+    const load = () => {
+      stop();
+      loadSchema(schema).catch(() => undefined);
+    };
+    const stop = () => events.forEach((e) => document.removeEventListener(e, load, true));
+    events.forEach((e) => document.addEventListener(e, load, true));
+    return stop;
+  }, [schema]);
+
+  /** Runs `then` with the schema here (at once when it is already), or without it when it cannot load. */
+  const withSchema = (then: () => void) => {
+    if (schemaNow(latest.current.schema)) return then();
+    loadSchema(latest.current.schema).then(then, then);
+  };
+
   const markAttempted = (value: boolean) => {
     attemptedRef.current = value;
     setAttempted(value);
@@ -92,10 +151,19 @@ export function useSchemaForm<Values extends Record<string, unknown>, Schema ext
     },
     onSubmit: (onValid) => (event) => {
       markAttempted(true);
-      form.onSubmit(async (values) => {
-        const parsed = latest.current.schema.safeParse(latest.current.toInput(values));
-        if (parsed.success) await onValid(parsed.data);
-      })(event);
+      // The browser's own submit is stopped now, whether or not the schema still loads.
+      event?.preventDefault();
+      withSchema(() =>
+        form.onSubmit(async (values) => {
+          const input = latest.current.toInput(values);
+          const schema = schemaNow(latest.current.schema);
+          // Without its schema (it could not load: offline), the server judges the form and its
+          // 400 shows beside the fields, as for any rule the schema cannot know.
+          if (!schema) return onValid(input as z.output<Schema>);
+          const parsed = schema.safeParse(input);
+          if (parsed.success) await onValid(parsed.data);
+        })(),
+      );
     },
     showServerIssues: (error) => {
       const issues = errorBody(error)?.issues;
@@ -113,7 +181,7 @@ export function useSchemaForm<Values extends Record<string, unknown>, Schema ext
     attempted,
     reveal: () => {
       markAttempted(true);
-      form.setErrors(rules(form.getValues()));
+      withSchema(() => form.setErrors(rules(form.getValues())));
     },
   };
 }

@@ -10,17 +10,20 @@ import {
   needsRegion,
   TAX_ID_TYPE_LABELS,
   TAX_ID_TYPES,
-  UpdateBillingDetailsBodySchema,
   type BillingDetails,
   type TaxIdStatus,
   type TaxIdType,
   type StatusTone,
 } from '@portal/contract';
 import { FieldGrid } from '../../../components/form/field-grid';
+import { loadSchemas } from '../../../lib/lazy-schemas';
 import { useGetBillingDetailsQuery, useUpdateBillingDetailsMutation } from '../api';
 import { ItemSkeletons } from './billing-skeleton';
 import { SectionHeader } from './section-header';
 import { ErrorDisplay, useSchemaForm, StatusBadge } from '@portal/ui';
+
+/** The billing details' schema, loaded with the validation code once the form shows (docs/decisions/140). */
+const billingDetailsSchema = () => loadSchemas().then((s) => s.UpdateBillingDetailsBodySchema);
 
 const STATUS: Record<TaxIdStatus, { tone: StatusTone; label: string; help: string }> = {
   valid: { tone: 'positive', label: 'Valid', help: 'Confirmed by VIES, the EU’s VAT number check.' },
@@ -77,7 +80,7 @@ export const ADDRESS_TO_CONFIRM =
 function BillingDetailsForm({ details, addressNeeded }: { details: BillingDetails | null; addressNeeded: boolean }) {
   const [update, { isLoading, error, reset }] = useUpdateBillingDetailsMutation();
   const form = useSchemaForm({
-    schema: UpdateBillingDetailsBodySchema,
+    schema: billingDetailsSchema,
     initialValues: billingDetailsFormValues(details),
     toInput: billingDetailsBody,
   });

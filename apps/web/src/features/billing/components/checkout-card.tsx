@@ -4,7 +4,6 @@ import { Badge, Button, Group, Paper, Select, Skeleton, Stack, Text } from '@man
 import { notifications } from '@mantine/notifications';
 import { IconPlus } from '@tabler/icons-react';
 import {
-  CheckoutBodySchema,
   type Interval,
   type PaymentMethod,
   plural,
@@ -14,6 +13,7 @@ import {
   type Subscription,
   formatMoney,
 } from '@portal/contract';
+import { loadSchemas } from '../../../lib/lazy-schemas';
 import { useAppDispatch } from '../../../lib/state/hooks';
 import { setHighlight } from '../../../lib/state/license-slice';
 import { useCheckoutMutation, useListPricesQuery, usePreviewCheckoutQuery } from '../api';
@@ -30,6 +30,8 @@ import { SegmentedChoice } from './segmented-choice';
 import { ErrorDisplay, useSchemaForm } from '@portal/ui';
 
 const newKey = newIdempotencyKey;
+/** The checkout's schema, loaded with the validation code once the form shows (docs/decisions/140). */
+const checkoutSchema = () => loadSchemas().then((s) => s.CheckoutBodySchema);
 
 export interface CheckoutCardProps {
   methods: PaymentMethod[] | undefined;
@@ -63,7 +65,7 @@ export function CheckoutCard({ methods, methodsLoading, variant, onSubscribed }:
   // No card chosen yet: the default card (else the first) is the one charged.
   const chosen = (id: string) => cards.find((c) => c.id === id) ?? cards.find((c) => c.isDefault) ?? cards[0] ?? null;
   const form = useSchemaForm({
-    schema: CheckoutBodySchema,
+    schema: checkoutSchema,
     initialValues: { interval: 'month' as Interval, quantity: 1 as number | string, paymentMethodId: '' },
     toInput: (v) => ({ interval: v.interval, quantity: Number(v.quantity), paymentMethodId: chosen(v.paymentMethodId)?.id }),
     check: (v) => ({ quantity: quantityProblem(v.quantity) }),

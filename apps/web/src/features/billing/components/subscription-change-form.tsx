@@ -1,12 +1,16 @@
 import { createContext, useContext, useRef, useState, type ReactNode } from 'react';
 import { Alert, Button, Group, Loader, Stack } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { ConfirmationSchema, TEXT } from '@portal/contract';
+import { TEXT } from '@portal/contract';
 import { ConfirmPhraseField } from '../../../components/form/confirm-phrase-field';
 import { useModalBusy, useOnModalClose } from '../../../components/modal-host';
 import { track, type AnalyticsProps } from '../../../lib/analytics';
+import { loadSchemas } from '../../../lib/lazy-schemas';
 import { reloadPage } from '../reload-page';
 import { ErrorDisplay, useSchemaForm, errorMessage } from '@portal/ui';
+
+/** The typed confirmation's schema, loaded with the validation code (docs/decisions/140). */
+const confirmationSchema = () => loadSchemas().then((s) => s.ConfirmationSchema);
 
 /** The analytics `type` of each change, sent with 'subscription_changed' and 'subscription_change_cancelled'. */
 export type ChangeType = 'quantity' | 'billing_period' | 'cancel' | 'reactivate';
@@ -59,7 +63,7 @@ export function SubscriptionChangeForm({
   close,
 }: SubscriptionChangeFormProps) {
   const warning = WARNINGS[type];
-  const form = useSchemaForm({ schema: ConfirmationSchema, initialValues: { confirm: '' } });
+  const form = useSchemaForm({ schema: confirmationSchema, initialValues: { confirm: '' } });
   // Not the form's own flag: it stays set after a success, until the reload replaces the page.
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<unknown>(null);
