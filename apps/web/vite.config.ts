@@ -22,14 +22,21 @@ const FORM_CODE =
 const SHARED_CODE =
   /apps[\\/]web[\\/]src[\\/](components|lib|features[\\/][^\\/]+[\\/]api\.ts)|packages[\\/](ui|contract)[\\/]src[\\/]/;
 /**
+ * The billing details' rules (every country's name, the tax ID formats) are the billing page's and
+ * its validation code's alone: they go to the billing feature's chunk, not to the chunk every
+ * signed-in page loads (docs/decisions/140).
+ */
+const BILLING_RULES = /packages[\\/]contract[\\/]src[\\/]billing-details-rules\./;
+const isSharedCode = (id: string) => SHARED_CODE.test(id) && !BILLING_RULES.test(id);
+/**
  * The components a feature's page shares with its dialogs: one chunk per feature (`billing`),
  * which only that feature's page and dialogs load.
  */
 const FEATURE_CODE = /apps[\\/]web[\\/]src[\\/]features[\\/]([^\\/]+)[\\/]components[\\/]/;
 /**
  * Validation: zod and the contract's modules that build schemas with it. The billing page loads
- * them once its forms show, after its first paint (docs/decisions/140); other pages with forms load
- * them with the form code, in the same round.
+ * them at the customer's first key or pointer press, off its first paint (docs/decisions/140);
+ * other pages with forms load them with the form code, in the same round.
  */
 const isValidationCode = (id: string) =>
   /node_modules[\\/]zod[\\/]/.test(id) ||
@@ -85,8 +92,12 @@ export default defineConfig({
               includeDependenciesRecursively: false,
             },
             { name: 'forms', test: isFormCode, minShareCount: 2, priority: 1 },
-            { name: 'shared', test: SHARED_CODE, minShareCount: 2 },
-            { name: (id) => FEATURE_CODE.exec(id)?.[1], test: FEATURE_CODE, minShareCount: 2 },
+            { name: 'shared', test: isSharedCode, minShareCount: 2 },
+            {
+              name: (id) => (BILLING_RULES.test(id) ? 'billing' : FEATURE_CODE.exec(id)?.[1]),
+              test: (id) => FEATURE_CODE.test(id) || BILLING_RULES.test(id),
+              minShareCount: 2,
+            },
           ],
         },
       },

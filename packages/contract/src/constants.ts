@@ -84,3 +84,6 @@ export const MODAL_TITLES: Record<ModalId, string> = {
   CancelSubscriptionModal: 'Cancel Subscription',
   ReactivateSubscriptionModal: 'Re-activate subscription',
 };
+
+/** The id of the script element (JSON, not run) that carries a signed-in page's first answers (first-reads.ts). */
+export const FIRST_ANSWERS_ELEMENT_ID = 'first-answers';

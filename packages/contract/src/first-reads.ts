@@ -4,9 +4,6 @@
  * web app's start-up reads (apps/web/src/app/page-reads.ts) must stay in step (its test checks).
  */
 
-/** The id of the script element (JSON, not run) that carries the answers in the page. */
-export const FIRST_ANSWERS_ELEMENT_ID = 'first-answers';
-
 /** Every signed-in page starts with these: the session check and the public configuration. */
 export const START_UP_READS = ['/auth/session?optional=true', '/config'] as const;
 

@@ -6,25 +6,20 @@ export interface FirstAnswer {
   body: unknown;
 }
 
-let answers: Map<string, FirstAnswer> | 'unread' | 'ended' = 'unread';
+/** The page's answers by path: undefined until first asked for, null once ended (or none). */
+let answers: Record<string, FirstAnswer | undefined> | null | undefined;
 
-function readAnswers(): Map<string, FirstAnswer> {
+/** The answers the page carries, read once (and the element removed); null when it carries none. */
+function readAnswers(): Record<string, FirstAnswer | undefined> | null {
   const element = typeof document === 'undefined' ? null : document.getElementById(FIRST_ANSWERS_ELEMENT_ID);
-  const found = new Map<string, FirstAnswer>();
-  if (!element?.textContent) return found;
+  element?.remove();
   try {
-    const parsed: unknown = JSON.parse(element.textContent);
-    if (parsed && typeof parsed === 'object') {
-      for (const [path, answer] of Object.entries(parsed)) {
-        const status = (answer as Partial<FirstAnswer> | null)?.status;
-        if (typeof status === 'number') found.set(path, { status, body: (answer as FirstAnswer).body });
-      }
-    }
+    const parsed: unknown = element?.textContent ? JSON.parse(element.textContent) : null;
+    return parsed && typeof parsed === 'object' ? (parsed as Record<string, FirstAnswer>) : null;
   } catch {
     // Unreadable: the app reads everything itself, as without answers.
+    return null;
   }
-  element.remove();
-  return found;
 }
 
 /**
@@ -34,20 +29,19 @@ function readAnswers(): Map<string, FirstAnswer> {
  * (after a change, say) always asks the server.
  */
 export function takeFirstAnswer(path: string): FirstAnswer | undefined {
-  if (answers === 'ended') return undefined;
-  if (answers === 'unread') answers = readAnswers();
-  const answer = answers.get(path);
-  answers.delete(path);
-  return answer;
+  if (answers === undefined) answers = readAnswers();
+  const answer = answers?.[path];
+  if (answers && answer) delete answers[path];
+  return typeof answer?.status === 'number' ? answer : undefined;
 }
 
 /** Ends the start-up: answers not taken by then are dropped. */
 export function endFirstAnswers(): void {
-  answers = 'ended';
+  answers = null;
   if (typeof document !== 'undefined') document.getElementById(FIRST_ANSWERS_ELEMENT_ID)?.remove();
 }
 
 /** For tests: the page's answers are read again, from the document as it is now. */
 export function resetFirstAnswers(): void {
-  answers = 'unread';
+  answers = undefined;
 }
