@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { QUANTITY_MAX, QUANTITY_MIN, QUANTITY_REFUSALS } from './constants';
+import { QUANTITY_MAX, QUANTITY_MIN } from './constants';
+import { QUANTITY_REFUSALS } from './quantity';
 import { itemsOf, OpaqueIdSchema } from './common';
 
 export const INTERVALS = ['month', 'year'] as const;

@@ -1,12 +1,6 @@
 /** Business constants both apps share: limits, the confirm phrase, the landing page, layout and timing. */
 export const QUANTITY_MIN = 1;
 export const QUANTITY_MAX = 99;
-/** Why a node count is refused: the contract's QuantitySchema and the pages' own check say the same. */
-export const QUANTITY_REFUSALS = {
-  whole: 'The quantity must be a whole number',
-  min: `The quantity must be at least ${QUANTITY_MIN}`,
-  max: `The quantity can be at most ${QUANTITY_MAX}`,
-} as const;
 export const CONFIRM_PHRASE = 'I confirm';
 export const DEFAULT_LANDING = '/app/dashboard';
 export const MOBILE_BREAKPOINT_PX = 992;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QuantitySchema } from './billing';
-import { quantityProblem } from './display';
+import { quantityProblem } from './quantity';
 import { ConfirmationSchema } from './display-forms';
 import { TEXT } from './constants';
 

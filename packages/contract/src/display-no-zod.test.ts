@@ -22,5 +22,5 @@ it("a license key's shape and check character load without zod", async () => {
 
 it("the billing details' plain rules and the node count's check load without zod (the billing page renders before its validation code arrives, ADR 140)", async () => {
   await expect(import('./billing-details-rules')).resolves.toHaveProperty('countryOptions');
-  await expect(import('./display')).resolves.toHaveProperty('quantityProblem');
+  await expect(import('./quantity')).resolves.toHaveProperty('quantityProblem');
 });

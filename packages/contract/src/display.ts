@@ -1,4 +1,4 @@
-import { CONFIRM_PHRASE, FREE_MAIL_DOMAINS, NO_NAME, QUANTITY_MAX, QUANTITY_MIN, QUANTITY_REFUSALS, TEXT } from './constants';
+import { CONFIRM_PHRASE, FREE_MAIL_DOMAINS, NO_NAME } from './constants';
 
 // Plain functions and constants only, no zod: the sign-in page's first chunk uses some of these,
 // and a schema built at load time would bring zod into it. Form rules on schemas: display-forms.ts.
@@ -66,20 +66,3 @@ export const DAY_MS = 24 * HOUR_MS;
 
 /** The status of a subscription whose renewal failed (past_due, in grace), wherever it shows. */
 export const PAYMENT_FAILING_LABEL = 'Payment failed, retrying';
-
-/**
- * A subscription's quantity (at checkout) or new quantity (`current` given): the message that
- * refuses it, or null when it is a whole number in QUANTITY_MIN..QUANTITY_MAX and, when `current`
- * is given, differs from it. The pages check it as they render, without zod; the contract's
- * QuantitySchema gives the same messages (display.test.ts compares them).
- */
-export function quantityProblem(value: number | string, current?: number): string | null {
-  if (typeof value === 'string' && value.trim() === '')
-    return current === undefined ? 'Enter the number of nodes' : 'Enter the new number of nodes';
-  const n = typeof value === 'number' ? value : Number(value);
-  if (!Number.isSafeInteger(n)) return QUANTITY_REFUSALS.whole;
-  if (n < QUANTITY_MIN) return QUANTITY_REFUSALS.min;
-  if (n > QUANTITY_MAX) return QUANTITY_REFUSALS.max;
-  if (current !== undefined && n === current) return TEXT.quantityMustDiffer;
-  return null;
-}

@@ -10,6 +10,7 @@ export * from './billing-details';
 export * from './billing-details-rules';
 export * from './products';
 export * from './display';
+export * from './quantity';
 export * from './display-forms';
 export * from './cards';
 export * from './console-auth';
