@@ -12,7 +12,8 @@ export type FirstAnswers = Record<string, FirstAnswer>;
 
 /**
  * The longest a signed-in page waits for its first reads before it goes out without them (the app
- * then reads them itself, and shows their skeletons meanwhile): a slow database never holds the page.
+ * then reads them itself, and shows their skeletons meanwhile): a slow database holds the page a
+ * second at most.
  */
 export const FIRST_ANSWERS_WAIT_MS = 1000;
 

@@ -22,7 +22,7 @@ import { ItemSkeletons } from './billing-skeleton';
 import { SectionHeader } from './section-header';
 import { ErrorDisplay, useSchemaForm, StatusBadge } from '@portal/ui';
 
-/** The billing details' schema, loaded with the validation code once the form shows (docs/decisions/140). */
+/** The billing details' schema, loaded with the validation code at the first key or pointer press (docs/decisions/140). */
 const billingDetailsSchema = () => loadSchemas().then((s) => s.UpdateBillingDetailsBodySchema);
 
 const STATUS: Record<TaxIdStatus, { tone: StatusTone; label: string; help: string }> = {

@@ -30,7 +30,7 @@ import { SegmentedChoice } from './segmented-choice';
 import { ErrorDisplay, useSchemaForm } from '@portal/ui';
 
 const newKey = newIdempotencyKey;
-/** The checkout's schema, loaded with the validation code once the form shows (docs/decisions/140). */
+/** The checkout's schema, loaded with the validation code at the first key or pointer press (docs/decisions/140). */
 const checkoutSchema = () => loadSchemas().then((s) => s.CheckoutBodySchema);
 
 export interface CheckoutCardProps {
