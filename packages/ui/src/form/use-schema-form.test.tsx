@@ -13,7 +13,7 @@ function NameForm({ schema, onValid }: { schema: SchemaSource<typeof NameSchema>
   return (
     <form onSubmit={form.onSubmit(onValid)} noValidate>
       <TextInput label="Name" {...form.field('name')} />
-      <button type="submit">Save</button>
+      <button type="submit">{form.submitting ? 'Saving' : 'Save'}</button>
     </form>
   );
 }
@@ -52,6 +52,20 @@ describe('useSchemaForm with a schema loaded on demand (ADR 140)', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(onValid).toHaveBeenCalledWith({ name: 'a da' }));
     expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows a submit waiting for the schema as submitting, and sends once however often it is pressed', async () => {
+    const { load, arrive } = slowSchema();
+    const onValid = vi.fn();
+    renderInKit(<NameForm schema={load} onValid={onValid} />);
+    await userEvent.type(screen.getByLabelText('Name'), 'Ada');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Saving' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Saving' }));
+    arrive();
+    await waitFor(() => expect(onValid).toHaveBeenCalledWith({ name: 'Ada' }));
+    await screen.findByRole('button', { name: 'Save' });
+    expect(onValid).toHaveBeenCalledTimes(1);
   });
 
   it('leaves the form to the server when the schema cannot load (offline)', async () => {

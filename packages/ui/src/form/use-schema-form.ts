@@ -81,6 +81,9 @@ export function useSchemaForm<Values extends Record<string, unknown>, Schema ext
   check,
 }: SchemaFormOptions<Values, Schema>): SchemaForm<Values, z.output<Schema>> {
   const [attempted, setAttempted] = useState(false);
+  // A submit waiting for its schema to load: the form shows as submitting, and a second press does nothing.
+  const [waiting, setWaiting] = useState(false);
+  const waitingRef = useRef(false);
   const attemptedRef = useRef(false);
   const latest = useRef({ schema, toInput, check });
   latest.current = { schema, toInput, check };
@@ -153,7 +156,14 @@ export function useSchemaForm<Values extends Record<string, unknown>, Schema ext
       markAttempted(true);
       // The browser's own submit is stopped now, whether or not the schema still loads.
       event?.preventDefault();
-      withSchema(() =>
+      if (waitingRef.current) return;
+      const wait = (value: boolean) => {
+        waitingRef.current = value;
+        setWaiting(value);
+      };
+      if (!schemaNow(latest.current.schema)) wait(true);
+      withSchema(() => {
+        if (waitingRef.current) wait(false);
         form.onSubmit(async (values) => {
           const input = latest.current.toInput(values);
           const schema = schemaNow(latest.current.schema);
@@ -162,8 +172,8 @@ export function useSchemaForm<Values extends Record<string, unknown>, Schema ext
           if (!schema) return onValid(input as z.output<Schema>);
           const parsed = schema.safeParse(input);
           if (parsed.success) await onValid(parsed.data);
-        })(),
-      );
+        })();
+      });
     },
     showServerIssues: (error) => {
       const issues = errorBody(error)?.issues;
@@ -177,7 +187,7 @@ export function useSchemaForm<Values extends Record<string, unknown>, Schema ext
       } else form.reset();
       form.clearErrors();
     },
-    submitting: form.submitting,
+    submitting: form.submitting || waiting,
     attempted,
     reveal: () => {
       markAttempted(true);
