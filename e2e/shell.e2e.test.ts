@@ -207,7 +207,7 @@ describe('signed-in shell on a cold load', () => {
     }
   });
 
-  it('opens a signed-in page with the answers of its first reads inside it, and reads later changes from the API (ADR 139)', async ({
+  it("opens a signed-in page with the answers of its first reads inside it, and reads another page's from the API (ADR 139)", async ({
     customer,
   }) => {
     const { page } = await customer({ email: uniqueEmail('answers'), subscription: 2 });

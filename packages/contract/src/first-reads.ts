@@ -16,9 +16,11 @@ export function licensesPageAt(search: URLSearchParams): number {
 /** Rows per page of the licenses list (the API accepts any size up to PAGE_SIZE_MAX). */
 export const LICENSES_PAGE_SIZE = 10;
 
+/** The path of one subscription under /api (its changes, its invoices). */
+export const subscriptionPath = (subscriptionId: string) => `/billing/subscriptions/${encodeURIComponent(subscriptionId)}`;
+
 /** The path of one subscription's invoices. */
-export const subscriptionInvoicesPath = (subscriptionId: string) =>
-  `/billing/subscriptions/${encodeURIComponent(subscriptionId)}/invoices`;
+export const subscriptionInvoicesPath = (subscriptionId: string) => `${subscriptionPath(subscriptionId)}/invoices`;
 
 export interface PageFirstReads {
   /** Read at once, side by side. */

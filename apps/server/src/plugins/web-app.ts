@@ -76,7 +76,8 @@ export function registerJsonCompression(app: FastifyInstance, threshold = JSON_C
 function loadPage(root: string, name: string) {
   const file = (ext = '') => path.join(root, `${name}${ext}`);
   const read = (ext: string) => (existsSync(file(ext)) ? readFileSync(file(ext)) : undefined);
-  return { html: readFileSync(file()), br: read('.br'), gzip: read('.gz') };
+  const html = readFileSync(file());
+  return { html, text: html.toString('utf8'), br: read('.br'), gzip: read('.gz') };
 }
 
 /**
@@ -126,7 +127,7 @@ export function spaPageSender(
     if (!answers) return sendStored(req, reply, page);
     // The page holds this customer's data: kept nowhere, and never answered to another cookie.
     reply.header('cache-control', 'no-store').header('vary', 'Accept-Encoding, Cookie');
-    const html = Buffer.from(withFirstAnswers(page.html.toString('utf8'), answers));
+    const html = Buffer.from(withFirstAnswers(page.text, answers));
     const encoding = pickEncoding(req.headers['accept-encoding']);
     if (!encoding) return reply.send(html);
     return reply.header('content-encoding', encoding).send(await compress(html, encoding));

@@ -60,8 +60,9 @@ const PAGE_READS: Readonly<Record<string, Reads>> = {
  * (docs/decisions/133), and answers a promise that settles once each has answered (an error is an
  * answer; a subscription's invoices count). Called once the session check has answered: the
  * answers travel while the page's code loads, or came inside the page (docs/decisions/139), so the
- * page's first render has them instead of a skeleton that one more render and layout replace. The pages read the same cache entries (same
- * endpoints, same arguments); a visitor without a session asks for nothing.
+ * page's first render has them instead of a skeleton that one more render and layout replace. The
+ * pages read the same cache entries (same endpoints, same arguments); a visitor without a session
+ * asks for nothing.
  */
 export function startPageReads(
   store: { dispatch: AppDispatch; getState: () => ClientState },

@@ -17,6 +17,7 @@ import type {
   SetupIntentResponse,
   Subscription,
 } from '@portal/contract';
+import { subscriptionInvoicesPath, subscriptionPath } from '@portal/contract';
 import { api } from '../../lib/api';
 
 type Items<T> = { items: T[] };
@@ -25,7 +26,7 @@ type CheckoutResult = z.infer<typeof CheckoutResponseSchema>;
 type LocalConfirmSetupBody = z.input<typeof LocalConfirmSetupBodySchema>;
 type PaymentMethodResult = z.infer<typeof PaymentMethodResponseSchema>;
 
-const sub = (subscriptionId: string) => `/billing/subscriptions/${encodeURIComponent(subscriptionId)}`;
+const sub = subscriptionPath;
 
 export const billingApi = api.injectEndpoints({
   endpoints: (builder) => ({
@@ -91,7 +92,7 @@ export const billingApi = api.injectEndpoints({
     }),
     /** GET /api/billing/subscriptions/{stripeId}/invoices */
     listInvoices: builder.query<Items<Invoice>, string>({
-      query: (subscriptionId) => `${sub(subscriptionId)}/invoices`,
+      query: subscriptionInvoicesPath,
       providesTags: ['Billing'],
     }),
     /**
